@@ -1,0 +1,46 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "hubgeo",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "hubgeo", targets: ["hubgeo"]),
+        .library(name: "HubGeo", targets: ["HubGeo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // libcurl, with typed wrappers for its variadic setopt/getinfo.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Turns Data/*.json into Swift source so the binary carries its default data.
+        .executableTarget(name: "EmbedData"),
+        .plugin(
+            name: "EmbedDataPlugin",
+            capability: .buildTool(),
+            dependencies: ["EmbedData"]),
+        .target(
+            name: "HubGeo",
+            dependencies: [
+                "CCurl",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            plugins: ["EmbedDataPlugin"]),
+        .executableTarget(
+            name: "hubgeo",
+            dependencies: [
+                "HubGeo",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(
+            name: "HubGeoTests",
+            dependencies: ["HubGeo", "hubgeo"],
+            exclude: ["Fixtures"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
