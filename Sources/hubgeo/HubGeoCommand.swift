@@ -5,5 +5,24 @@ import HubGeo
 struct HubGeoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hubgeo",
-        abstract: "Find, localize and export Photo Club Hub clubs and museums.")
+        abstract: "Find, localize and export Photo Club Hub clubs and museums.",
+        discussion: """
+            The first query with no database imports the Photo Club Hub data built into hubgeo.
+            The database lives at $HUBGEO_DB, else $XDG_DATA_HOME/hubgeo/hubgeo.sqlite
+            (~/.local/share/hubgeo/hubgeo.sqlite); --db overrides both.
+            """,
+        version: HubGeoVersion.current,
+        subcommands: [
+            ImportCommand.self, NearCommand.self, BBoxCommand.self, SearchCommand.self,
+            ShowCommand.self, StatsCommand.self,
+        ])
+
+    static func main() {
+        do {
+            var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

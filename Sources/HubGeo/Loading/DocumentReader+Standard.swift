@@ -1,0 +1,4 @@
+extension DocumentReader {
+    /// Reads files, embedded data and http(s) URLs.
+    public static var standard: DocumentReader { DocumentReader(remoteFetch: nil) }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// Loads a Photo Club Hub data set: the Level 1 include tree from a root file, each club's
+/// Level 2 file (`<nickName>.level2.json` next to the Level 1 file that declares the club,
+/// or given explicitly), with the Level 2 overrides applied.
+///
+/// Rules: malformed JSON, a file of the wrong shape, an include cycle or a missing include
+/// fail the whole load (the data set would silently be incomplete otherwise). One unusable
+/// organization, remark or member is skipped with a warning that names the file and JSON path.
+public struct HubLoader: Sendable {
+    private let reader: DocumentReader
+
+    public init(reader: DocumentReader) {
+        self.reader = reader
+    }
+
+    /// Loads the tree that starts at `root` (a Level 1 file, a folder holding
+    /// `root_.level1.json` or `root.level1.json`, or a URL), plus `level2Files` given explicitly.
+    public func load(root: DocumentLocation, level2Files explicitLevel2: [DocumentLocation] = []) throws -> HubData {
+        let rootFile = try resolveRoot(root)
+        var state = TreeState()
+        try loadLevel1(rootFile, includedFrom: [], into: &state)
+        guard !state.organizations.isEmpty else { throw LoadError.noOrganizations(root: rootFile.description) }
+
+        var data = HubData(organizations: state.organizations, diagnostics: state.diagnostics,
+                           level1Files: state.files.map(\.description), level2Files: [], orphanLevel2Files: [],
+                           source: rootFile.description)
+        try mergeLevel2Files(into: &data, level1Locations: state.files, explicit: explicitLevel2,
+                             declaredIn: state.declaringFile)
+        data.diagnostics.sort()
+        return data
+    }
+
+    /// A folder stands for the Level 1 root inside it.
+    private func resolveRoot(_ root: DocumentLocation) throws -> DocumentLocation {
+        guard case .file(let url) = root else { return root }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw LoadError.unreadable(file: url.path, reason: "no such file or directory")
+        }
+        guard isDirectory.boolValue else { return root }
+        for name in [EmbeddedData.rootName, "root.level1.json"] {
+            let candidate = url.appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: candidate.path) { return .file(candidate) }
+        }
+        throw LoadError.unreadable(file: url.path, reason: "folder holds no root_.level1.json or root.level1.json")
+    }
+
+    private struct TreeState {
+        var files: [DocumentLocation] = []
+        var organizations: [Organization] = []
+        var index: [OrganizationIdentity: Int] = [:]
+        var declaringFile: [OrganizationIdentity: DocumentLocation] = [:]
+        var diagnostics: [Diagnostic] = []
+    }
+
+    private func loadLevel1(_ location: DocumentLocation, includedFrom chain: [DocumentLocation], into state: inout TreeState) throws {
+        let json = try parse(location, missing: nil)
+        let document = try Level1Document(json: json, file: location.description)
+        state.files.append(location)
+        state.diagnostics += document.diagnostics
+
+        for organization in document.organizations {
+            if let first = state.index[organization.identity] {
+                state.diagnostics.append(Diagnostic(
+                    severity: .warning, file: location.description, jsonPath: "",
+                    message: "\(organization.type.rawValue) \(organization.identity) is declared again; the first declaration (\(state.organizations[first].level1Source)) is kept"))
+                continue
+            }
+            state.index[organization.identity] = state.organizations.count
+            state.declaringFile[organization.identity] = location
+            state.organizations.append(organization)
+        }
+
+        let path = chain + [location]
+        for include in document.includes {
+            let target = location.resolvingInclude(include.reference)
+            if let start = path.firstIndex(of: target) {
+                throw LoadError.includeCycle(chain: (path[start...] + [target]).map(\.description))
+            }
+            if state.files.contains(target) { continue }  // reached before through another include
+            _ = try parse(target, missing: .missingInclude(include: target.description, includedFrom: location.description,
+                                                             jsonPath: include.jsonPath))
+            try loadLevel1(target, includedFrom: path, into: &state)
+        }
+    }
+
+    private struct Level2State {
+        var index: [OrganizationIdentity: Int] = [:]
+        var consumed: Set<DocumentLocation> = []
+    }
+
+    private func mergeLevel2Files(into data: inout HubData, level1Locations: [DocumentLocation], explicit: [DocumentLocation],
+                                  declaredIn: [OrganizationIdentity: DocumentLocation]) throws {
+        var state = Level2State()
+        for (position, organization) in data.organizations.enumerated() { state.index[organization.identity] = position }
+
+        for organization in data.organizations where organization.type == .club {
+            guard let level1File = declaredIn[organization.identity] else { continue }
+            let candidate = level1File.sibling(named: "\(organization.nickName).level2.json")
+            guard !state.consumed.contains(candidate) else { continue }
+            try apply(candidate, expected: organization.identity, to: &data, state: &state)
+        }
+        for location in explicit where !state.consumed.contains(location) {
+            try apply(location, expected: nil, to: &data, state: &state)
+        }
+        // Level 2 files lying next to the Level 1 files that no club claimed: orphans.
+        for level1 in level1Locations {
+            for location in reader.level2Files(besides: level1) where !state.consumed.contains(location) {
+                try apply(location, expected: nil, to: &data, state: &state)
+            }
+        }
+    }
+
+    /// Merges one Level 2 file into the club it names. `expected` is the club whose nickName
+    /// led to the file (nil for files given explicitly or found lying around).
+    private func apply(_ location: DocumentLocation, expected: OrganizationIdentity?, to data: inout HubData,
+                       state: inout Level2State) throws {
+        guard let json = try parseIfPresent(location) else {
+            if expected == nil { throw LoadError.unreadable(file: location.description, reason: "no such file") }
+            return
+        }
+        state.consumed.insert(location)
+        let document: Level2Document
+        do {
+            document = try Level2Document(json: json, file: location.description)
+        } catch {
+            guard case .invalidDocument(let file, let path, let reason) = error else { throw error }
+            data.diagnostics.append(Diagnostic(severity: .warning, file: file, jsonPath: path,
+                                               message: "\(reason); Level 2 file ignored"))
+            return
+        }
+        data.diagnostics += document.diagnostics
+        let identity = document.club.identity
+        guard let position = state.index[identity], data.organizations[position].type == .club else {
+            data.orphanLevel2Files.append(location.description)
+            data.diagnostics.append(Diagnostic(severity: .warning, file: location.description, jsonPath: "club.idPlus",
+                                               message: orphanMessage(identity, expected: expected)))
+            return
+        }
+        guard !data.organizations[position].hasLevel2 else {
+            data.diagnostics.append(Diagnostic(
+                severity: .warning, file: location.description, jsonPath: "club.idPlus",
+                message: "club \(identity) already has Level 2 data from \(data.organizations[position].level2Source ?? "?"); file ignored"))
+            return
+        }
+        data.organizations[position].merge(level2: document, source: location.description)
+        data.level2Files.append(location.description)
+    }
+
+    private func orphanMessage(_ identity: OrganizationIdentity, expected: OrganizationIdentity?) -> String {
+        if let expected {
+            let hint = Self.normalized(expected) == Self.normalized(identity) ? " (they differ only by case or spaces)" : ""
+            return "club \(identity) does not match the Level 1 club \(expected) whose nickName names this file\(hint); Level 2 data not applied"
+        }
+        return "orphan: club \(identity) is in no Level 1 file; Level 2 data not applied"
+    }
+
+    static func normalized(_ identity: OrganizationIdentity) -> String {
+        (identity.town + "|" + identity.fullName).lowercased().filter { !$0.isWhitespace }
+    }
+
+    private func parseIfPresent(_ location: DocumentLocation) throws -> JSONValue? {
+        guard let data = try reader.read(location) else { return nil }
+        return try Self.parse(data, file: location.description)
+    }
+
+    private func parse(_ location: DocumentLocation, missing: LoadError?) throws -> JSONValue {
+        guard let value = try parseIfPresent(location) else {
+            throw missing ?? LoadError.unreadable(file: location.description, reason: "no such file")
+        }
+        return value
+    }
+
+    static func parse(_ data: Data, file: String) throws(LoadError) -> JSONValue {
+        do {
+            return try JSONParser().parse(data)
+        } catch {
+            throw .malformedJSON(file: file, line: error.line, column: error.column, reason: error.reason)
+        }
+    }
+}

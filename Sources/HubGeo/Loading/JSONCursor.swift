@@ -1,0 +1,95 @@
+import Foundation
+
+/// A JSON value together with its path in the document, for reading records
+/// with errors that say exactly where they are.
+struct JSONCursor {
+    let value: JSONValue
+    let path: String
+    var line: Int?
+
+    init(_ value: JSONValue, path: String = "", line: Int? = nil) {
+        self.value = value
+        self.path = path
+        self.line = line
+    }
+
+    /// A problem with one record: where it is and why.
+    struct Problem: Error {
+        var path: String
+        var line: Int?
+        var message: String
+    }
+
+    func problem(_ message: String) -> Problem { Problem(path: path, line: line, message: message) }
+
+    func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// The member named `key`; nil when absent or null.
+    func member(_ key: String) -> JSONCursor? {
+        guard case .object(let members) = value,
+              let member = members.last(where: { $0.key == key }) else { return nil }
+        if case .null = member.value { return nil }
+        return JSONCursor(member.value, path: childPath(key), line: member.line)
+    }
+
+    /// The members of an object (an error for any other kind of value).
+    func objectMembers() throws(Problem) -> [JSONMember] {
+        guard case .object(let members) = value else { throw problem("expected an object, found \(value.kindDescription)") }
+        return members
+    }
+
+    /// The elements of an array, each with its path.
+    func elements() throws(Problem) -> [JSONCursor] {
+        guard case .array(let values) = value else { throw problem("expected an array, found \(value.kindDescription)") }
+        return values.enumerated().map { JSONCursor($0.element, path: "\(path)[\($0.offset)]", line: line) }
+    }
+
+    func requiredMember(_ key: String) throws(Problem) -> JSONCursor {
+        _ = try objectMembers()
+        guard let member = member(key) else { throw JSONCursor(value, path: childPath(key), line: line).problem("is missing") }
+        return member
+    }
+
+    func string() throws(Problem) -> String {
+        guard case .string(let string) = value else { throw problem("expected a string, found \(value.kindDescription)") }
+        return string
+    }
+
+    func number() throws(Problem) -> Double {
+        guard case .number(let number) = value else { throw problem("expected a number, found \(value.kindDescription)") }
+        return number
+    }
+
+    func bool() throws(Problem) -> Bool {
+        guard case .bool(let bool) = value else { throw problem("expected true or false, found \(value.kindDescription)") }
+        return bool
+    }
+
+    /// A mandatory, non-blank string member.
+    func requiredString(_ key: String) throws(Problem) -> String {
+        let member = try requiredMember(key)
+        let string = try member.string()
+        guard !string.trimmingCharacters(in: .whitespaces).isEmpty else { throw member.problem("is empty") }
+        return string
+    }
+
+    /// An optional string member: nil when absent, null or empty.
+    func optionalString(_ key: String) throws(Problem) -> String? {
+        guard let member = member(key) else { return nil }
+        let string = try member.string()
+        return string.isEmpty ? nil : string
+    }
+
+    /// An optional whole-number member.
+    func optionalInteger(_ key: String) throws(Problem) -> Int? {
+        guard let member = member(key) else { return nil }
+        let number = try member.number()
+        guard number.rounded() == number, abs(number) < 1e15 else { throw member.problem("expected a whole number, found \(number)") }
+        return Int(number)
+    }
+
+    func optionalBool(_ key: String) throws(Problem) -> Bool? {
+        guard let member = member(key) else { return nil }
+        return try member.bool()
+    }
+}

@@ -1,0 +1,20 @@
+/// A remark about an organization in one language (ISO 639-1 code, upper case as in the data).
+public struct LocalizedRemark: Hashable, Sendable, Codable {
+    public var language: String
+    public var value: String
+
+    public init(language: String, value: String) {
+        self.language = language
+        self.value = value
+    }
+}
+
+extension Array where Element == LocalizedRemark {
+    /// The remark in `language`, else in English, else the first one there is.
+    public func preferred(language: String?) -> LocalizedRemark? {
+        if let language, let match = first(where: { $0.language.caseInsensitiveCompare(language) == .orderedSame }) {
+            return match
+        }
+        return first(where: { $0.language.uppercased() == "EN" }) ?? first
+    }
+}

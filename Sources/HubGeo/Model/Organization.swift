@@ -1,0 +1,54 @@
+/// A photo club or photo museum: its Level 1 record with its Level 2 overrides applied.
+public struct Organization: Hashable, Sendable, Codable {
+    public var type: OrganizationType
+    public var identity: OrganizationIdentity
+    public var nickName: String
+    public var coordinates: GeoPoint
+    public var website: String?
+    public var wikipedia: String?
+    public var level2URL: String?
+    public var maintainerEmail: String?
+    public var fotobondNumber: Int?
+    /// Remarks, one per language, sorted by language code.
+    public var remarks: [LocalizedRemark]
+    /// Members from the Level 2 file (empty when the club has none or for museums).
+    public var members: [Member]
+    /// The number of current members, known only for clubs that have a Level 2 file.
+    public var memberCount: Int?
+    /// True when a Level 2 file was merged into this record.
+    public var hasLevel2: Bool
+    /// What the Level 2 file changed.
+    public var overrides: [FieldOverride]
+    /// The Level 1 file that declared the organization.
+    public var level1Source: String
+    /// The Level 2 file merged into it, if any.
+    public var level2Source: String?
+
+    public init(type: OrganizationType, identity: OrganizationIdentity, nickName: String, coordinates: GeoPoint,
+                website: String? = nil, wikipedia: String? = nil, level2URL: String? = nil,
+                maintainerEmail: String? = nil, fotobondNumber: Int? = nil, remarks: [LocalizedRemark] = [],
+                members: [Member] = [], memberCount: Int? = nil, hasLevel2: Bool = false, overrides: [FieldOverride] = [],
+                level1Source: String, level2Source: String? = nil) {
+        self.type = type
+        self.identity = identity
+        self.nickName = nickName
+        self.coordinates = coordinates
+        self.website = website
+        self.wikipedia = wikipedia
+        self.level2URL = level2URL
+        self.maintainerEmail = maintainerEmail
+        self.fotobondNumber = fotobondNumber
+        self.remarks = remarks
+        self.members = members
+        self.memberCount = memberCount
+        self.hasLevel2 = hasLevel2
+        self.overrides = overrides
+        self.level1Source = level1Source
+        self.level2Source = level2Source
+    }
+
+    public var town: String { identity.town }
+    public var fullName: String { identity.fullName }
+    public var stableID: String { identity.stableID }
+
+}

@@ -1,0 +1,41 @@
+/// A parsed JSON value. Objects keep their members in document order (duplicates included),
+/// so that diagnostics can point at exactly what the file says.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([JSONMember])
+
+    /// The value of the last member named `key` (as JSON decoders do), or nil.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last(where: { $0.key == key })?.value
+    }
+
+    /// A short name of the value's kind, for error messages ("a string", "an object").
+    public var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// One `"key": value` member of a JSON object, with the line it starts on.
+public struct JSONMember: Sendable, Equatable {
+    public var key: String
+    public var value: JSONValue
+    public var line: Int
+
+    public init(key: String, value: JSONValue, line: Int) {
+        self.key = key
+        self.value = value
+        self.line = line
+    }
+}

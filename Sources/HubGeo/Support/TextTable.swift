@@ -1,0 +1,52 @@
+/// A plain-text table with aligned columns, for terminals.
+public struct TextTable: Sendable {
+    public enum Alignment: Sendable { case left, right }
+
+    public var headers: [String]
+    public var alignments: [Alignment]
+    public var rows: [[String]] = []
+
+    public init(headers: [String], alignments: [Alignment]? = nil) {
+        self.headers = headers
+        self.alignments = alignments ?? headers.map { _ in .left }
+    }
+
+    public mutating func append(_ row: [String]) { rows.append(row) }
+
+    /// The table as lines, columns separated by two spaces, no trailing blanks;
+    /// the header and its rule only when `includeHeader`.
+    public func render(includeHeader: Bool = true) -> String {
+        let widths = headers.indices.map { column in
+            ((includeHeader ? [headers] : []) + rows).map { Self.width(of: $0[column]) }.max() ?? 0
+        }
+        let head = includeHeader ? [headers, widths.map { String(repeating: "-", count: $0) }] : []
+        let lines = (head + rows).map { row in
+            row.indices.map { column -> String in
+                let padding = String(repeating: " ", count: widths[column] - Self.width(of: row[column]))
+                return alignments[column] == .right ? padding + row[column] : row[column] + padding
+            }
+            .joined(separator: "  ")
+            .replacingTrailingSpaces()
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Terminal columns a string takes: one per character, two for wide East Asian ones.
+    static func width(of text: String) -> Int {
+        text.reduce(0) { total, character in
+            let scalar = character.unicodeScalars.first!.value
+            let wide = (0x1100...0x115F).contains(scalar) || (0x2E80...0xA4CF).contains(scalar)
+                || (0xAC00...0xD7A3).contains(scalar) || (0xF900...0xFAFF).contains(scalar)
+                || (0xFF00...0xFF60).contains(scalar) || (0x1F300...0x1FAFF).contains(scalar)
+            return total + (wide ? 2 : 1)
+        }
+    }
+}
+
+private extension String {
+    func replacingTrailingSpaces() -> String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import HubGeo
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import (sync) a Level 1 include tree and its Level 2 files into the database.",
+        discussion: """
+            SOURCE is a Level 1 file, a folder holding root_.level1.json (or the older root.level1.json), \
+            or an http(s) URL; default: the data built into hubgeo. Level 2 files are found as \
+            <nickName>.level2.json next to the Level 1 file that declares the club.
+            The import is a sync in one transaction: organizations no longer in the data are removed. \
+            Malformed JSON, an include cycle or a missing include fail the import and leave the database \
+            as it was; an unusable record is skipped with a warning naming its file and JSON path.
+            """)
+
+    @Argument(help: "Level 1 root: file, folder or URL.")
+    var source: String?
+
+    @Option(name: .customLong("level2"), help: "A Level 2 file to merge besides those found by nickname (repeatable).")
+    var level2Files: [String] = []
+
+    @Flag(help: "List every organization added, changed or removed, and every Level 2 override.")
+    var verbose = false
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+        let loader = HubLoader(reader: .standard)
+        let root: DocumentLocation = source.map(DocumentLocation.init(argument:)) ?? .embedded(EmbeddedData.rootName)
+        let data = try loader.load(root: root, level2Files: level2Files.map(DocumentLocation.init(argument:)))
+        for diagnostic in data.diagnostics { Console.note(diagnostic.description) }
+
+        let store = try OrganizationStore(path: database.resolvedPath)
+        let summary = try store.importData(data)
+
+        let overrides = data.appliedOverrides
+        if verbose {
+            for (identity, override) in overrides {
+                Console.print("override  \(identity): \(override.field): \(override.level1Value ?? "(none)") -> \(override.level2Value)")
+            }
+            for identity in summary.added { Console.print("added     \(identity)") }
+            for identity in summary.changed { Console.print("changed   \(identity)") }
+            for identity in summary.removed { Console.print("removed   \(identity)") }
+        }
+        let clubs = data.organizations.filter { $0.type == .club }.count
+        Console.print("""
+            Imported \(data.source) into \(store.path)
+              \(clubs) clubs, \(data.organizations.count - clubs) museums from \(data.level1Files.count) Level 1 files; \
+            \(data.level2Files.count) Level 2 files merged (\(overrides.count) overrides), \(data.orphanLevel2Files.count) orphans
+              \(summary.added.count) added, \(summary.changed.count) changed, \(summary.removed.count) removed, \
+            \(summary.unchanged) unchanged; \(data.diagnostics.count) warnings
+            """)
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import HubGeo
+
+struct NearCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "near",
+        abstract: "List organizations near a point, nearest first.",
+        discussion: """
+            Distances are geodesic, on the WGS84 ellipsoid. Give --km for all organizations within \
+            a radius, or --nearest for the N nearest ones whatever their distance (default: --nearest 10).
+            Example: hubgeo near 51.4 5.4 --km 20
+            """)
+
+    @Argument(help: "Latitude in degrees (-90 to 90).")
+    var latitude: Degrees
+
+    @Argument(help: "Longitude in degrees (-180 to 180).")
+    var longitude: Degrees
+
+    @Option(help: "Radius in kilometres.")
+    var km: Double?
+
+    @Option(help: "The N nearest organizations.")
+    var nearest: Int?
+
+    @OptionGroup var query: QueryOptions
+    @OptionGroup var database: DatabaseOptions
+
+    func validate() throws {
+        guard (-90...90).contains(latitude.value) else { throw ValidationError("latitude \(latitude.value) is outside -90...90") }
+        guard (-180...180).contains(longitude.value) else { throw ValidationError("longitude \(longitude.value) is outside -180...180") }
+        if km != nil && nearest != nil { throw ValidationError("give --km or --nearest, not both") }
+        if let km, !(km > 0 && km.isFinite) { throw ValidationError("--km must be a positive number of kilometres") }
+        if let nearest, nearest < 1 { throw ValidationError("--nearest must be 1 or more") }
+    }
+
+    func run() throws {
+        let store = try database.openStore()
+        let center = GeoPoint(latitude: latitude.value, longitude: longitude.value)
+        let matches = if let km {
+            try store.near(center, radiusMeters: km * 1000, filter: query.filter)
+        } else {
+            try store.nearest(center, count: nearest ?? 10, filter: query.filter)
+        }
+        try ResultPrinter.print(matches, format: query.format)
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import HubGeo
+
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Find organizations by name, nickname or town (case and accents ignored).")
+
+    @Argument(help: "Text to look for.")
+    var text: String
+
+    @OptionGroup var query: QueryOptions
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+        let store = try database.openStore()
+        try ResultPrinter.print(try store.search(text, filter: query.filter), format: query.format)
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import HubGeo
+
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Counts by type, extent, database path, data source and import time.")
+
+    @Option(help: "Output format: table or json.")
+    var format: OutputFormat = .table
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+        let statistics = try database.openStore().statistics()
+        switch format {
+        case .json:
+            Console.print(try OrganizationJSON.encode(statistics))
+        case .table:
+            var table = TextTable(headers: ["", ""])
+            table.rows = [
+                ["Clubs", "\(statistics.clubs) (\(statistics.clubsWithLevel2) with a Level 2 file)"],
+                ["Museums", "\(statistics.museums)"],
+                ["Extent", statistics.southWest.map { sw in
+                    let ne = statistics.northEast!
+                    return "lat \(sw.latitude) to \(ne.latitude), lon \(sw.longitude) to \(ne.longitude)"
+                } ?? "-"],
+                ["Database", statistics.databasePath],
+                ["Source", statistics.source ?? "-"],
+                ["Imported", statistics.importedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "-"],
+            ]
+            Console.print(table.render(includeHeader: false))
+        }
+    }
+}

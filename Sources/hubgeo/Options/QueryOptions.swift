@@ -1,0 +1,32 @@
+import ArgumentParser
+import HubGeo
+
+extension OrganizationType: ExpressibleByArgument {}
+
+/// How query results are printed.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table
+    case json
+}
+
+/// The options every query shares: type filter, paging and output format.
+struct QueryOptions: ParsableArguments {
+    @Option(help: "Only organizations of this type (club or museum).")
+    var type: OrganizationType?
+
+    @Option(help: "Print at most this many results.")
+    var limit: Int?
+
+    @Option(help: "Skip this many results first.")
+    var offset: Int = 0
+
+    @Option(help: "Output format: table or json.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if offset < 0 { throw ValidationError("--offset must be 0 or more") }
+    }
+
+    var filter: OrganizationFilter { OrganizationFilter(type: type, limit: limit, offset: offset) }
+}

@@ -1,0 +1,43 @@
+import HubGeo
+
+/// The human-readable page about one organization that `hubgeo show` prints.
+struct OrganizationDescription {
+    let organization: Organization
+
+    init(_ organization: Organization) {
+        self.organization = organization
+    }
+
+    var text: String {
+        let o = organization
+        var table = TextTable(headers: ["", ""])
+        func add(_ label: String, _ value: String?) {
+            if let value, !value.isEmpty { table.append([label, value]) }
+        }
+        add("Name", o.fullName)
+        add("Nickname", o.nickName)
+        add("Type", o.type.rawValue)
+        add("Town", o.town)
+        add("Coordinates", "\(o.coordinates.latitude), \(o.coordinates.longitude)")
+        add("Id", o.stableID)
+        add("Website", o.website)
+        add("Wikipedia", o.wikipedia)
+        add("Level 2 URL", o.level2URL)
+        add("Maintainer", o.maintainerEmail)
+        add("Fotobond number", o.fotobondNumber.map(String.init))
+        if let count = o.memberCount {
+            add("Members", "\(count) current (\(o.members.count) listed)")
+        }
+        for remark in o.remarks { add("Remark (\(remark.language))", remark.value) }
+        add("Level 1 file", o.level1Source)
+        add("Level 2 file", o.level2Source)
+        var text = table.render(includeHeader: false)
+        if !o.overrides.isEmpty {
+            text += "\n\nLevel 2 overrides:"
+            for override in o.overrides {
+                text += "\n  \(override.field): \(override.level1Value ?? "(none)") -> \(override.level2Value)"
+            }
+        }
+        return text
+    }
+}
