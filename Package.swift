@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(
             name: "HubGeoTests",
             dependencies: ["HubGeo", "hubgeo"],
-            exclude: ["Fixtures"]),
+            exclude: ["Fixtures", "Support/loopback_server.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

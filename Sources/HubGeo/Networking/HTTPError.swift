@@ -1,0 +1,79 @@
+import Foundation
+
+/// Why an ``HTTPClient`` request produced no response. Every message names the URL.
+///
+/// A non-2xx status is not an `HTTPError`; it is returned as an ``HTTPResponse``.
+public enum HTTPError: LocalizedError, Equatable, Sendable {
+    /// The URL (or a redirect target) is not `http` or `https`; nothing was sent.
+    case unsupportedScheme(URL)
+    /// No complete response within the connect or total timeout (seconds).
+    case timedOut(URL, seconds: TimeInterval)
+    /// The TCP connection failed (refused, unreachable, ...), with libcurl's detail.
+    case couldNotConnect(URL, String)
+    /// The host name did not resolve.
+    case couldNotResolve(URL)
+    /// The body exceeded ``HTTPClientConfiguration/maxBodyBytes``; the transfer was aborted.
+    case bodyTooLarge(URL, limit: Int)
+    /// More than ``HTTPClientConfiguration/maxRedirects`` redirects.
+    case tooManyRedirects(URL, limit: Int)
+    /// The connection broke mid-transfer: reset, truncated body, empty reply, ...
+    case transfer(URL, String)
+    /// TLS handshake or certificate verification failed.
+    case tls(URL, String)
+    /// The header name or value cannot be sent (control characters, empty name).
+    case invalidHeader(URL, name: String)
+    /// Any other libcurl failure, with libcurl's detail.
+    case failed(URL, String)
+
+    /// The URL the failed request was for.
+    public var url: URL {
+        switch self {
+        case .unsupportedScheme(let url), .timedOut(let url, _), .couldNotConnect(let url, _),
+             .couldNotResolve(let url), .bodyTooLarge(let url, _), .tooManyRedirects(let url, _),
+             .transfer(let url, _), .tls(let url, _), .invalidHeader(let url, _), .failed(let url, _):
+            return url
+        }
+    }
+
+    /// True when trying again later may succeed: timeouts, connection and
+    /// resolution failures, broken transfers. Scheme, size, redirect, header,
+    /// TLS and other failures are permanent for the same request.
+    public var isTransient: Bool {
+        switch self {
+        case .timedOut, .couldNotConnect, .couldNotResolve, .transfer:
+            return true
+        case .unsupportedScheme, .bodyTooLarge, .tooManyRedirects, .tls, .invalidHeader, .failed:
+            return false
+        }
+    }
+
+    public var errorDescription: String? {
+        let url = url.absoluteString
+        switch self {
+        case .unsupportedScheme:
+            return "Refused \(url): only http and https URLs are supported."
+        case .timedOut(_, let seconds):
+            return "Request to \(url) timed out after \(Self.format(seconds)) s."
+        case .couldNotConnect(_, let detail):
+            return "Could not connect to \(url): \(detail)"
+        case .couldNotResolve:
+            return "Could not resolve the host of \(url)."
+        case .bodyTooLarge(_, let limit):
+            return "Response from \(url) is larger than the limit of \(limit) bytes."
+        case .tooManyRedirects(_, let limit):
+            return "Request to \(url) was redirected more than \(limit) times."
+        case .transfer(_, let detail):
+            return "Transfer from \(url) failed: \(detail)"
+        case .tls(_, let detail):
+            return "TLS error for \(url): \(detail)"
+        case .invalidHeader(_, let name):
+            return "Request to \(url) has an invalid header \"\(name)\"."
+        case .failed(_, let detail):
+            return "Request to \(url) failed: \(detail)"
+        }
+    }
+
+    private static func format(_ seconds: TimeInterval) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
