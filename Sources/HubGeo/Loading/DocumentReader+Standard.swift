@@ -1,4 +1,34 @@
+import Foundation
+
 extension DocumentReader {
-    /// Reads files, embedded data and http(s) URLs.
-    public static var standard: DocumentReader { DocumentReader(remoteFetch: nil) }
+    /// Reads files, embedded data and http(s) URLs (through libcurl, one connection,
+    /// with the client's size, redirect and time limits).
+    public static var standard: DocumentReader { standard(configuration: .init(userAgent: "hubgeo/\(HubGeoVersion.current)")) }
+
+    /// Like `standard`, with explicit HTTP settings.
+    public static func standard(configuration: HTTPClientConfiguration) -> DocumentReader {
+        let client = SerializedHTTPClient(HTTPClient(configuration: configuration))
+        return DocumentReader { url in
+            let response = try client.get(url)
+            switch response.status {
+            case 200..<300: return response.body
+            case 404, 410: return nil
+            default: throw LoadError.unreadable(file: url.absoluteString, reason: "the server answered HTTP \(response.status)")
+            }
+        }
+    }
+}
+
+/// One HTTP client shared by closures that may be called from any thread, one request at a time.
+final class SerializedHTTPClient: @unchecked Sendable {
+    private let lock = NSLock()
+    private let client: HTTPClient
+
+    init(_ client: HTTPClient) {
+        self.client = client
+    }
+
+    func get(_ url: URL, headers: [(String, String)] = []) throws -> HTTPResponse {
+        try lock.withLock { try client.get(url, headers: headers) }
+    }
 }
