@@ -1,6 +1,12 @@
-/// A point on the WGS84 ellipsoid in degrees: latitude in [-90, 90], longitude in [-180, 180].
+/// A position on the WGS84 ellipsoid, in degrees.
+///
+/// `latitude` is geodetic latitude in [-90, 90] (positive north);
+/// `longitude` is in [-180, 180] (positive east). Both ends of the longitude
+/// range name the antimeridian.
 public struct GeoPoint: Hashable, Sendable, Codable {
+    /// Geodetic latitude in degrees, [-90, 90].
     public var latitude: Double
+    /// Longitude in degrees, [-180, 180].
     public var longitude: Double
 
     public init(latitude: Double, longitude: Double) {
@@ -8,7 +14,7 @@ public struct GeoPoint: Hashable, Sendable, Codable {
         self.longitude = longitude
     }
 
-    /// True when both values are finite and inside their ranges.
+    /// True when both coordinates are finite and within their ranges.
     public var isValid: Bool {
         latitude.isFinite && longitude.isFinite
             && (-90...90).contains(latitude) && (-180...180).contains(longitude)
