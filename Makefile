@@ -1,0 +1,53 @@
+# hubgeo: build, test and install. `make run` and `make test` first install the Debian
+# packages hubgeo needs when any is missing (apt-get, as root or through sudo).
+
+SWIFT        ?= swift
+PREFIX       ?= /usr/local
+ARGS         ?= near 51.4 5.4 --km 20
+# What building and running need.
+RUNTIME_DEBS := libspatialite-dev libsqlite3-dev libsqlite3-mod-spatialite libcurl4-openssl-dev pkg-config
+# What the tests need besides: python3 (loopback HTTP servers), GDAL and xmllint (export checks).
+TEST_DEBS    := python3 gdal-bin libxml2-utils
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps test-deps build run test install uninstall clean
+
+all: build
+
+# Installs the packages in $(1) that dpkg does not list as installed; apt-get update first.
+define install_debs
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing missing Debian packages: $$missing"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+endef
+
+deps:
+	$(call install_debs,$(RUNTIME_DEBS))
+
+test-deps: deps
+	$(call install_debs,$(TEST_DEBS))
+
+build: deps
+	$(SWIFT) build
+
+run: build
+	@.build/debug/hubgeo $(ARGS)
+
+test: test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+install: deps
+	$(SWIFT) build -c release --product hubgeo
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 .build/release/hubgeo $(DESTDIR)$(PREFIX)/bin/hubgeo
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/hubgeo
+
+clean:
+	rm -rf .build
