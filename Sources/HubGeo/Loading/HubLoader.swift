@@ -19,7 +19,7 @@ public struct HubLoader: Sendable {
     public func load(root: DocumentLocation, level2Files explicitLevel2: [DocumentLocation] = []) throws -> HubData {
         let rootFile = try resolveRoot(root)
         var state = TreeState()
-        try loadLevel1(rootFile, includedFrom: [], into: &state)
+        try loadLevel1(rootFile, ifMissing: nil, includedFrom: [], into: &state)
         guard !state.organizations.isEmpty else { throw LoadError.noOrganizations(root: rootFile.description) }
 
         var data = HubData(organizations: state.organizations, diagnostics: state.diagnostics,
@@ -54,8 +54,11 @@ public struct HubLoader: Sendable {
         var diagnostics: [Diagnostic] = []
     }
 
-    private func loadLevel1(_ location: DocumentLocation, includedFrom chain: [DocumentLocation], into state: inout TreeState) throws {
-        let json = try parse(location, missing: nil)
+    /// Reads one Level 1 file and, depth first, the files it includes. `ifMissing` is the
+    /// error to throw when the file does not exist.
+    private func loadLevel1(_ location: DocumentLocation, ifMissing: LoadError?, includedFrom chain: [DocumentLocation],
+                            into state: inout TreeState) throws {
+        let json = try parse(location, missing: ifMissing)
         let document = try Level1Document(json: json, file: location.description)
         state.files.append(location)
         state.diagnostics += document.diagnostics
@@ -79,9 +82,9 @@ public struct HubLoader: Sendable {
                 throw LoadError.includeCycle(chain: (path[start...] + [target]).map(\.description))
             }
             if state.files.contains(target) { continue }  // reached before through another include
-            _ = try parse(target, missing: .missingInclude(include: target.description, includedFrom: location.description,
-                                                             jsonPath: include.jsonPath))
-            try loadLevel1(target, includedFrom: path, into: &state)
+            let missing = LoadError.missingInclude(include: target.description, includedFrom: location.description,
+                                                   jsonPath: include.jsonPath)
+            try loadLevel1(target, ifMissing: missing, includedFrom: path, into: &state)
         }
     }
 

@@ -20,7 +20,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("level2"), help: "A Level 2 file to merge besides those found by nickname (repeatable).")
     var level2Files: [String] = []
 
-    @Flag(help: "List every organization added, changed or removed, and every Level 2 override.")
+    @Flag(help: "Also list every organization added, changed or removed.")
     var verbose = false
 
     @OptionGroup var database: DatabaseOptions
@@ -35,10 +35,10 @@ struct ImportCommand: ParsableCommand {
         let summary = try store.importData(data)
 
         let overrides = data.appliedOverrides
+        for (identity, override) in overrides {
+            Console.print("override  \(identity): \(override.field): \(override.level1Value ?? "(none)") -> \(override.level2Value)")
+        }
         if verbose {
-            for (identity, override) in overrides {
-                Console.print("override  \(identity): \(override.field): \(override.level1Value ?? "(none)") -> \(override.level2Value)")
-            }
             for identity in summary.added { Console.print("added     \(identity)") }
             for identity in summary.changed { Console.print("changed   \(identity)") }
             for identity in summary.removed { Console.print("removed   \(identity)") }
