@@ -23,11 +23,11 @@ extension OrganizationStore {
                 if let old = existing[stableID] {
                     if old.fingerprint == fingerprint {
                         summary.unchanged += 1
-                        try db.execute(sql: "UPDATE organization SET level1_source = ?, level2_source = ? WHERE id = ?",
-                                       arguments: [organization.level1Source, organization.level2Source, old.id])
+                        try db.cachedStatement(sql: "UPDATE organization SET level1_source = ?, level2_source = ? WHERE id = ?")
+                            .execute(arguments: [organization.level1Source, organization.level2Source, old.id])
                         continue
                     }
-                    try db.execute(sql: "DELETE FROM organization WHERE id = ?", arguments: [old.id])
+                    try db.cachedStatement(sql: "DELETE FROM organization WHERE id = ?").execute(arguments: [old.id])
                     try insert(organization, fingerprint: fingerprint, id: old.id, db: db)
                     summary.changed.append(organization.identity)
                 } else {
@@ -36,14 +36,14 @@ extension OrganizationStore {
                 }
             }
             for (stableID, old) in existing where !seen.contains(stableID) {
-                try db.execute(sql: "DELETE FROM organization WHERE id = ?", arguments: [old.id])
+                try db.cachedStatement(sql: "DELETE FROM organization WHERE id = ?").execute(arguments: [old.id])
                 summary.removed.append(old.identity)
             }
             summary.total = data.organizations.count
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO import_run (source, imported_at, organizations, added, changed, removed)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [data.source, ISO8601DateFormatter().string(from: now), summary.total,
+                """).execute(arguments: [data.source, ISO8601DateFormatter().string(from: now), summary.total,
                                  summary.added.count, summary.changed.count, summary.removed.count])
             summary.added.sort()
             summary.changed.sort()
@@ -54,12 +54,12 @@ extension OrganizationStore {
 
     private func insert(_ organization: Organization, fingerprint: String, id: Int64?, db: Database) throws {
         let searchKey = [organization.fullName, organization.nickName, organization.town].joined(separator: "\u{1F}").searchFolded
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO organization (id, stable_id, type, town, full_name, nick_name, latitude, longitude,
                 website, wikipedia, level2_url, maintainer_email, fotobond_number, has_level2, member_count,
                 level1_source, level2_source, search_key, fingerprint, geom)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, MakePoint(?, ?, 4326))
-            """, arguments: [
+            """).execute(arguments: [
                 id, organization.stableID, organization.type.rawValue, organization.town, organization.fullName,
                 organization.nickName, organization.coordinates.latitude, organization.coordinates.longitude,
                 organization.website, organization.wikipedia, organization.level2URL, organization.maintainerEmail,
@@ -69,19 +69,19 @@ extension OrganizationStore {
             ])
         let rowID = db.lastInsertedRowID
         for remark in organization.remarks {
-            try db.execute(sql: "INSERT INTO organization_remark (organization_id, language, value) VALUES (?, ?, ?)",
-                           arguments: [rowID, remark.language, remark.value])
+            try db.cachedStatement(sql: "INSERT INTO organization_remark (organization_id, language, value) VALUES (?, ?, ?)")
+                .execute(arguments: [rowID, remark.language, remark.value])
         }
         for (position, member) in organization.members.enumerated() {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO organization_member (organization_id, position, given_name, infix_name, family_name,
                     is_former, is_deceased, is_prospective, is_honorary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [rowID, position, member.givenName, member.infixName, member.familyName,
+                """).execute(arguments: [rowID, position, member.givenName, member.infixName, member.familyName,
                                  member.isFormerMember, member.isDeceased, member.isProspectiveMember, member.isHonoraryMember])
         }
         for override in organization.overrides {
-            try db.execute(sql: "INSERT INTO level2_override (organization_id, field, level1_value, level2_value) VALUES (?, ?, ?, ?)",
-                           arguments: [rowID, override.field, override.level1Value, override.level2Value])
+            try db.cachedStatement(sql: "INSERT INTO level2_override (organization_id, field, level1_value, level2_value) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [rowID, override.field, override.level1Value, override.level2Value])
         }
     }
 
