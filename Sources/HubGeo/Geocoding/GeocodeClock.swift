@@ -33,12 +33,15 @@ public struct SystemClock: GeocodeClock {
     }
 }
 
-/// Spaces request starts at least `interval` apart, and never before a server-given
-/// "not before" time (`Retry-After`). One limiter per client: requests are never parallel.
+/// Spaces requests so that each starts at least `interval` after the previous one *ended*, and
+/// never before a server-given "not before" time (`Retry-After`). Counting from the end rather
+/// than the start means the server, whose clock sees a request only after it was sent, can never
+/// measure two requests closer than `interval`, whatever the network or scheduling jitter.
+/// One limiter per client: requests are never parallel.
 final class RateLimiter {
     let interval: TimeInterval
     private let clock: any GeocodeClock
-    private var lastStart: TimeInterval?
+    private var lastEnd: TimeInterval?
     private var notBefore: TimeInterval = 0
 
     init(interval: TimeInterval, clock: any GeocodeClock) {
@@ -46,13 +49,17 @@ final class RateLimiter {
         self.clock = clock
     }
 
-    /// Waits until the next request may start, and records that it starts now.
+    /// Waits until the next request may start.
     func waitForTurn() {
         var earliest = notBefore
-        if let lastStart { earliest = max(earliest, lastStart + interval) }
+        if let lastEnd { earliest = max(earliest, lastEnd + interval) }
         let wait = earliest - clock.now()
         if wait > 0 { clock.sleep(wait) }
-        lastStart = clock.now()
+    }
+
+    /// Records that a request (answered or failed) has just ended.
+    func requestEnded() {
+        lastEnd = clock.now()
     }
 
     /// No request before `seconds` from now (on top of the interval).

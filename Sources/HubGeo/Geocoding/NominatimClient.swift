@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reverse geocoding against one Nominatim server over ``HTTPClient`` (libcurl): one connection,
-/// one request at a time, paced by ``NominatimConfiguration/minimumInterval``.
+/// one request at a time, each starting at least ``NominatimConfiguration/minimumInterval``
+/// after the previous one ended.
 ///
 /// Statuses: 200 is parsed (`Unable to geocode` is a valid no-result answer); 429 and 503 wait
 /// out `Retry-After` (capped by ``NominatimConfiguration/maxRetryAfter``) and retry; other 5xx,
@@ -69,6 +70,7 @@ public final class NominatimClient {
             limiter.waitForTurn()
             requestCount += 1
             let outcome = attemptOnce(url)
+            limiter.requestEnded()
             switch outcome {
             case .success(let answer):
                 return answer
