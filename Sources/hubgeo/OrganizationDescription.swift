@@ -3,9 +3,12 @@ import HubGeo
 /// The human-readable page about one organization that `hubgeo show` prints.
 struct OrganizationDescription {
     let organization: Organization
+    /// The cached localized place for `--lang`, if asked.
+    let localized: LocalizedPlace?
 
-    init(_ organization: Organization) {
+    init(_ organization: Organization, localized: LocalizedPlace? = nil) {
         self.organization = organization
+        self.localized = localized
     }
 
     var text: String {
@@ -18,6 +21,10 @@ struct OrganizationDescription {
         add("Nickname", o.nickName)
         add("Type", o.type.rawValue)
         add("Town", o.town)
+        if let localized {
+            add("Town (\(localized.language))", localized.town ?? "\(o.town) (not localized)")
+            add("Country (\(localized.language))", localized.country ?? "(not localized)")
+        }
         add("Coordinates", "\(o.coordinates.latitude), \(o.coordinates.longitude)")
         add("Id", o.stableID)
         add("Website", o.website)

@@ -3,21 +3,29 @@ import HubGeo
 
 /// Prints query results as a table or as JSON.
 enum ResultPrinter {
-    static func print(_ matches: [PlaceMatch], format: OutputFormat) throws {
+    /// With a `language`, the table shows the cached localized town (else the Level 1 town)
+    /// and country, and JSON carries `language`, `localizedTown` and `localizedCountry`.
+    static func print(_ matches: [PlaceMatch], format: OutputFormat, language: String? = nil) throws {
         switch format {
         case .json:
-            Console.print(try OrganizationJSON.encode(matches.map { OrganizationJSON($0.organization, distanceMeters: $0.distanceMeters) }))
+            Console.print(try OrganizationJSON.encode(matches.map { match in
+                OrganizationJSON(match.organization, distanceMeters: match.distanceMeters, localized: language.map { code in
+                    match.localized ?? LocalizedPlace(language: code, town: nil, country: nil)
+                })
+            }))
         case .table:
             guard !matches.isEmpty else {
                 Console.note("No organizations found.")
                 return
             }
             let showDistance = matches.contains { $0.distanceMeters != nil }
-            var table = TextTable(headers: ["Name", "Type", "Town"] + (showDistance ? ["Distance (km)"] : []),
-                                  alignments: [.left, .left, .left] + (showDistance ? [.right] : []))
+            let extra = language == nil ? [] : ["Country"]
+            var table = TextTable(headers: ["Name", "Type", "Town"] + extra + (showDistance ? ["Distance (km)"] : []),
+                                  alignments: [.left, .left, .left] + extra.map { _ in .left } + (showDistance ? [.right] : []))
             for match in matches {
                 let organization = match.organization
-                var row = [organization.fullName, organization.type.rawValue, organization.town]
+                var row = [organization.fullName, organization.type.rawValue, match.localized?.town ?? organization.town]
+                if language != nil { row.append(match.localized?.country ?? "") }
                 if showDistance { row.append(match.distanceMeters.map { String(format: "%.2f", $0 / 1000) } ?? "") }
                 table.append(row)
             }

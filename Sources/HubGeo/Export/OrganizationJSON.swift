@@ -23,8 +23,15 @@ public struct OrganizationJSON: Encodable, Sendable {
     public var members: [Member]?
     public var level1Source: String
     public var level2Source: String?
+    /// The language asked with `--lang`, and the cached localized town and country (absent when not cached).
+    public var language: String?
+    public var localizedTown: String?
+    public var localizedCountry: String?
 
-    public init(_ organization: Organization, distanceMeters: Double? = nil) {
+    public init(_ organization: Organization, distanceMeters: Double? = nil, localized: LocalizedPlace? = nil) {
+        language = localized?.language
+        localizedTown = localized?.town
+        localizedCountry = localized?.country
         id = organization.stableID
         type = organization.type
         fullName = organization.fullName

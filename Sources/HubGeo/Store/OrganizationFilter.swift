@@ -3,10 +3,18 @@ public struct OrganizationFilter: Sendable, Equatable {
     public var type: OrganizationType?
     public var limit: Int?
     public var offset: Int
+    /// When set, each result carries its cached localized town and country in this language
+    /// (``PlaceMatch/localized``); nothing is ever fetched.
+    public var language: String?
+    /// The endpoint whose cached answers win when several endpoints answered.
+    public var preferredEndpoint: String?
 
-    public init(type: OrganizationType? = nil, limit: Int? = nil, offset: Int = 0) {
+    public init(type: OrganizationType? = nil, limit: Int? = nil, offset: Int = 0,
+                language: String? = nil, preferredEndpoint: String? = nil) {
         self.type = type
         self.limit = limit
         self.offset = offset
+        self.language = language
+        self.preferredEndpoint = preferredEndpoint
     }
 }

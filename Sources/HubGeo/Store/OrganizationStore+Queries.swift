@@ -49,7 +49,8 @@ extension OrganizationStore {
             sql += " ORDER BY o.full_name, o.town"
             Self.appendPage(filter, to: &sql, arguments: &arguments)
             return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map {
-                PlaceMatch(organization: try OrganizationRow.organization(from: $0, db: db, includeMembers: false))
+                try Self.localized(PlaceMatch(organization: try OrganizationRow.organization(from: $0, db: db, includeMembers: false)),
+                                   filter: filter, db: db)
             }
         }
     }
@@ -63,7 +64,8 @@ extension OrganizationStore {
             sql += " ORDER BY o.full_name, o.town"
             Self.appendPage(filter, to: &sql, arguments: &arguments)
             return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map {
-                PlaceMatch(organization: try OrganizationRow.organization(from: $0, db: db, includeMembers: false))
+                try Self.localized(PlaceMatch(organization: try OrganizationRow.organization(from: $0, db: db, includeMembers: false)),
+                                   filter: filter, db: db)
             }
         }
     }
@@ -123,6 +125,15 @@ extension OrganizationStore {
 
     // MARK: - Building blocks
 
+    /// Adds the cached localized place for the filter's language, if any.
+    static func localized(_ match: PlaceMatch, filter: OrganizationFilter, db: Database) throws -> PlaceMatch {
+        guard let language = filter.language else { return match }
+        var match = match
+        match.localized = try localizedPlace(at: match.organization.coordinates, language: language,
+                                             preferredEndpoint: filter.preferredEndpoint, db: db)
+        return match
+    }
+
     /// Half the length of a meridian: no two points on Earth are farther apart.
     static let farthestDistance = 20_003_931.5
 
@@ -141,8 +152,8 @@ extension OrganizationStore {
         arguments.append(radiusMeters)
         Self.appendPage(filter, to: &sql, arguments: &arguments)
         return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map {
-            PlaceMatch(organization: try OrganizationRow.organization(from: $0, db: db, includeMembers: false),
-                       distanceMeters: $0["distance"])
+            try Self.localized(PlaceMatch(organization: try OrganizationRow.organization(from: $0, db: db, includeMembers: false),
+                                          distanceMeters: $0["distance"]), filter: filter, db: db)
         }
     }
 

@@ -39,6 +39,6 @@ struct BBoxCommand: ParsableCommand {
         let store = try database.openStore()
         let matches = try store.within(west: minLongitude.value, south: minLatitude.value, east: maxLongitude.value, north: maxLatitude.value,
                                        filter: query.filter)
-        try ResultPrinter.print(matches, format: query.format)
+        try ResultPrinter.print(matches, format: query.format, language: query.language.code)
     }
 }

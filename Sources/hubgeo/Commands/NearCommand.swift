@@ -42,6 +42,6 @@ struct NearCommand: ParsableCommand {
         } else {
             try store.nearest(center, count: nearest ?? 10, filter: query.filter)
         }
-        try ResultPrinter.print(matches, format: query.format)
+        try ResultPrinter.print(matches, format: query.format, language: query.language.code)
     }
 }

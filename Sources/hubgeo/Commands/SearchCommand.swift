@@ -14,6 +14,6 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.openStore()
-        try ResultPrinter.print(try store.search(text, filter: query.filter), format: query.format)
+        try ResultPrinter.print(try store.search(text, filter: query.filter), format: query.format, language: query.language.code)
     }
 }

@@ -14,14 +14,19 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "Output format: table or json.")
     var format: OutputFormat = .table
 
+    @OptionGroup var language: LanguageOption
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
         let store = try database.openStore()
         let organization = try store.organization(named: name)
+        let localized = try language.code.map { code in
+            try store.localizedPlace(at: organization.coordinates, language: code, preferredEndpoint: language.preferredEndpoint)
+                ?? LocalizedPlace(language: code, town: nil, country: nil)
+        }
         switch format {
-        case .json: Console.print(try OrganizationJSON.encode(OrganizationJSON(organization)))
-        case .table: Console.print(OrganizationDescription(organization).text)
+        case .json: Console.print(try OrganizationJSON.encode(OrganizationJSON(organization, localized: localized)))
+        case .table: Console.print(OrganizationDescription(organization, localized: localized).text)
         }
     }
 }

@@ -9,7 +9,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case json
 }
 
-/// The options every query shares: type filter, paging and output format.
+/// The options every query shares: type filter, paging, output format and display language.
 struct QueryOptions: ParsableArguments {
     @Option(help: "Only organizations of this type (club or museum).")
     var type: OrganizationType?
@@ -23,10 +23,15 @@ struct QueryOptions: ParsableArguments {
     @Option(help: "Output format: table or json.")
     var format: OutputFormat = .table
 
+    @OptionGroup var language: LanguageOption
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
         if offset < 0 { throw ValidationError("--offset must be 0 or more") }
     }
 
-    var filter: OrganizationFilter { OrganizationFilter(type: type, limit: limit, offset: offset) }
+    var filter: OrganizationFilter {
+        OrganizationFilter(type: type, limit: limit, offset: offset, language: language.code,
+                           preferredEndpoint: language.code == nil ? nil : language.preferredEndpoint)
+    }
 }

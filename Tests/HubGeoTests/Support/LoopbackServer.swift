@@ -24,10 +24,17 @@ final class LoopbackServer: @unchecked Sendable {
         var delay: Double?
         var redirectTo: String?
         var action: Action?
+        /// Rule mode: only for requests whose query has these parameter values.
+        var when: [String: String]?
+        /// Rule mode: used at most this many times, then the next matching response.
+        var times: Int?
 
         init(status: Int? = nil, headers: [String: String]? = nil, body: String? = nil,
              bodyFile: String? = nil, gzip: Bool? = nil, delay: Double? = nil,
-             redirectTo: String? = nil, action: Action? = nil) {
+             redirectTo: String? = nil, action: Action? = nil,
+             when: [String: String]? = nil, times: Int? = nil) {
+            self.when = when
+            self.times = times
             self.status = status
             self.headers = headers
             self.body = body
@@ -41,7 +48,7 @@ final class LoopbackServer: @unchecked Sendable {
         static func action(_ action: Action) -> Response { Response(action: action) }
 
         enum CodingKeys: String, CodingKey {
-            case status, headers, body, gzip, delay, action
+            case status, headers, body, gzip, delay, action, when, times
             case bodyFile = "body_file"
             case redirectTo = "redirect_to"
         }

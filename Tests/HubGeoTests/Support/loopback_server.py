@@ -14,6 +14,14 @@ Routes, first match wins:
                               the script), "gzip": true, "delay": seconds,
                               "redirect_to": "URL" (302 + Location),
                               "action": "reset" | "truncate" | "hang"}
+                              Rule mode, when any response of a path has
+                              "when" or "times": each request takes the first
+                              response whose "when" ({"param": "value"}; values
+                              equal as numbers when both are numbers) matches
+                              its query and that was used fewer than "times"
+                              times (default: unlimited); when all matching
+                              ones are used up, the last matching one repeats.
+                              Lets one stand-in replay many recorded samples.
   --root DIR                  static files from DIR
   otherwise                   404
 
@@ -54,7 +62,34 @@ def remaining_lifetime():
     return max(0.0, Config.lifetime - (time.monotonic() - START))
 
 
-def next_scripted(path):
+def param_matches(expected, actual):
+    if actual is None:
+        return False
+    if str(expected) == actual:
+        return True
+    try:
+        return float(expected) == float(actual)
+    except (TypeError, ValueError):
+        return False
+
+
+def next_rule(key, responses, params):
+    matching = [
+        (index, spec) for index, spec in enumerate(responses)
+        if all(param_matches(value, params.get(name, [None])[0]) for name, value in spec.get("when", {}).items())
+    ]
+    if not matching:
+        return None
+    with LOCK:
+        for index, spec in matching:
+            used = SCRIPT_POSITIONS.get((key, index), 0)
+            if "times" not in spec or used < int(spec["times"]):
+                SCRIPT_POSITIONS[(key, index)] = used + 1
+                return spec
+    return matching[-1][1]
+
+
+def next_scripted(path, params=None):
     key = path if path in Config.script else ("*" if "*" in Config.script else None)
     if key is None:
         return None
@@ -63,6 +98,8 @@ def next_scripted(path):
         responses = [responses]
     if not responses:
         return None
+    if any("when" in spec or "times" in spec for spec in responses):
+        return next_rule(key, responses, params or {})
     with LOCK:
         index = SCRIPT_POSITIONS.get(key, 0)
         SCRIPT_POSITIONS[key] = index + 1
@@ -88,6 +125,9 @@ def log_request(handler, path, query):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, so clients can reuse connections
+    # Headers and body go out in separate writes: without TCP_NODELAY, Nagle plus the
+    # client's delayed ACK adds ~40 ms to every kept-alive response.
+    disable_nagle_algorithm = True
     server_version = "hubgeo-loopback"
 
     def version_string(self):
@@ -122,7 +162,7 @@ class Handler(BaseHTTPRequestHandler):
             if n > 0:
                 return self.send(302, {"Location": f"/__redirect?n={n - 1}"}, b"")
             return self.send(200, {"Content-Type": "text/plain"}, b"redirected\n")
-        scripted = next_scripted(path)
+        scripted = next_scripted(path, params)
         if scripted is not None:
             return self.scripted(scripted)
         if Config.root is not None:

@@ -1,0 +1,150 @@
+import Foundation
+
+/// Reverse geocoding against one Nominatim server over ``HTTPClient`` (libcurl): one connection,
+/// one request at a time, each starting at least ``NominatimConfiguration/minimumInterval``
+/// after the previous one ended.
+///
+/// Statuses: 200 is parsed (`Unable to geocode` is a valid no-result answer); 429 and 503 wait
+/// out `Retry-After` (capped by ``NominatimConfiguration/maxRetryAfter``) and retry; other 5xx,
+/// timeouts and broken connections retry with exponential backoff, at most
+/// ``NominatimConfiguration/maxRetries`` times; 403, 400 and other statuses fail at once.
+///
+/// Not thread-safe (it owns an ``HTTPClient``); use it from one thread.
+public final class NominatimClient {
+    public let configuration: NominatimConfiguration
+    /// HTTP requests sent so far, retries included.
+    public private(set) var requestCount = 0
+    /// When set, no request is sent once ``requestCount`` reaches it.
+    public var requestBudget: Int?
+
+    private let http: HTTPClient
+    private let limiter: RateLimiter
+    private let clock: any GeocodeClock
+
+    public init(configuration: NominatimConfiguration, clock: any GeocodeClock = SystemClock()) {
+        self.configuration = configuration
+        self.clock = clock
+        http = HTTPClient(configuration: HTTPClientConfiguration(
+            userAgent: configuration.userAgent, connectTimeout: configuration.connectTimeout,
+            totalTimeout: configuration.totalTimeout, maxBodyBytes: 2 * 1024 * 1024, maxRedirects: 3))
+        limiter = RateLimiter(interval: configuration.minimumInterval, clock: clock)
+    }
+
+    /// The request URL for a point in a language:
+    /// `{endpoint}/reverse?lat&lon&format=jsonv2&zoom&addressdetails=1[&namedetails=1]&accept-language[&email]`.
+    public func url(for point: GeoPoint, language: String, nameDetails: Bool = true) -> URL {
+        var components = URLComponents(url: configuration.endpoint, resolvingAgainstBaseURL: false)!
+        var path = components.path
+        while path.hasSuffix("/") { path.removeLast() }
+        components.path = path + "/reverse"
+        var items = [
+            URLQueryItem(name: "lat", value: Self.format(point.latitude)),
+            URLQueryItem(name: "lon", value: Self.format(point.longitude)),
+            URLQueryItem(name: "format", value: "jsonv2"),
+            URLQueryItem(name: "zoom", value: String(configuration.zoom)),
+            URLQueryItem(name: "addressdetails", value: "1"),
+        ]
+        if nameDetails { items.append(URLQueryItem(name: "namedetails", value: "1")) }
+        items.append(URLQueryItem(name: "accept-language", value: language))
+        if let email = configuration.email { items.append(URLQueryItem(name: "email", value: email)) }
+        components.percentEncodedQueryItems = items.map {
+            URLQueryItem(name: $0.name, value: $0.value?.addingPercentEncoding(withAllowedCharacters: Self.queryValueCharacters))
+        }
+        return components.url!
+    }
+
+    /// A successful lookup: the parsed answer and the raw body.
+    public struct Answer: Sendable {
+        public var result: ReverseGeocodeResult
+        public var body: Data
+        public var url: URL
+    }
+
+    /// One reverse lookup, with pacing and retries. Throws ``GeocodeError``; never crashes on
+    /// network faults or odd bodies.
+    public func reverse(_ point: GeoPoint, language: String, nameDetails: Bool = true) throws(GeocodeError) -> Answer {
+        let url = url(for: point, language: language, nameDetails: nameDetails)
+        var attempt = 0
+        while true {
+            if let requestBudget, requestCount >= requestBudget { throw .requestBudgetExhausted(requestBudget) }
+            limiter.waitForTurn()
+            requestCount += 1
+            let outcome = attemptOnce(url)
+            limiter.requestEnded()
+            switch outcome {
+            case .success(let answer):
+                return answer
+            case .failure(let failure):
+                guard failure.retry, attempt < configuration.maxRetries else { throw failure.error }
+                attempt += 1
+                if let retryAfter = failure.retryAfter {
+                    guard retryAfter <= configuration.maxRetryAfter else { throw failure.error }
+                    limiter.holdOff(retryAfter)
+                } else {
+                    let backoff = min(configuration.backoffCap, configuration.backoffBase * pow(2, Double(attempt - 1)))
+                    limiter.holdOff(backoff)
+                }
+            }
+        }
+    }
+
+    private struct Failure: Error {
+        var error: GeocodeError
+        var retry: Bool
+        var retryAfter: TimeInterval?
+    }
+
+    private func attemptOnce(_ url: URL) -> Result<Answer, Failure> {
+        let response: HTTPResponse
+        do {
+            response = try http.get(url, headers: [("Accept", "application/json")])
+        } catch {
+            return .failure(Failure(error: .network(error), retry: error.isTransient))
+        }
+        let message = { NominatimResponseParser.errorMessage(in: response.body) }
+        switch response.status {
+        case 200:
+            do {
+                return .success(Answer(result: try NominatimResponseParser.parse(response.body), body: response.body, url: url))
+            } catch {
+                return .failure(Failure(error: .invalidResponse(url, error.reason), retry: false))
+            }
+        case 429, 503:
+            let retryAfter = Self.retryAfter(response.header("Retry-After"), now: Date())
+            return .failure(Failure(error: .rateLimited(url, status: response.status, retryAfter: retryAfter),
+                                    retry: true, retryAfter: retryAfter ?? max(configuration.backoffBase, 1)))
+        case 403:
+            return .failure(Failure(error: .blocked(url, message: message()), retry: false))
+        case 400:
+            return .failure(Failure(error: .badRequest(url, message: message() ?? "(no message)"), retry: false))
+        case 500...599:
+            return .failure(Failure(error: .serverError(url, status: response.status), retry: true))
+        default:
+            return .failure(Failure(error: .unexpectedStatus(url, status: response.status, message: message()), retry: false))
+        }
+    }
+
+    /// `Retry-After` as seconds from now: delta-seconds or an HTTP date. Nil when absent or unreadable.
+    static func retryAfter(_ value: String?, now: Date) -> TimeInterval? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return TimeInterval(max(0, seconds)) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    /// Up to 7 decimals (Nominatim's own precision), no exponent, no trailing zeros.
+    static func format(_ degrees: Double) -> String {
+        var text = String(format: "%.7f", degrees)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+
+    private static let queryValueCharacters: CharacterSet = {
+        CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~,")
+    }()
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Builds standin/*.json and standin/routes.json from samples/ (real Nominatim 5.3.3 answers).
+
+Run from this directory: python3 make_standin.py. The stand-in answers /reverse by lat, lon and
+accept-language (zoom and namedetails are ignored):
+
+- amsterdam, brussel, denhaag, eindhoven (de, en, fr, ja, nl): the real zoom-10 answer of that
+  language plus the real `namedetails` of the nl namedetails sample (raw name tags do not depend
+  on the language; the returned object is the same city at zoom 10 and 14).
+- berlicum, waalre: nl is the real zoom-14 answer (the village); other languages are SYNTHESIZED
+  from it by swapping in the country name of that language's real zoom-10 answer. No namedetails.
+- sea (54.0, 3.0): the real "Unable to geocode"; any language.
+- nowhere land (47.0, 10.0): the real answer (country only, Austria); en only.
+- any other point: eindhoven's answer of that language (so the embedded data can be replayed).
+"""
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLES = os.path.join(HERE, "samples")
+OUT = os.path.join(HERE, "standin")
+LANGS = ["de", "en", "fr", "ja", "nl"]
+CITIES = ["amsterdam", "brussel", "denhaag", "eindhoven"]
+VILLAGES = ["berlicum", "waalre"]
+
+
+def load(name):
+    with open(os.path.join(SAMPLES, name + ".json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def query(name):
+    with open(os.path.join(SAMPLES, name + ".url"), encoding="utf-8") as f:
+        url = f.read().strip()
+    params = dict(part.split("=", 1) for part in url.split("?", 1)[1].split("&"))
+    return params["lat"], params["lon"]
+
+
+def write(name, value):
+    with open(os.path.join(OUT, name), "w", encoding="utf-8") as f:
+        json.dump(value, f, ensure_ascii=False)
+
+
+routes = []
+for place in CITIES:
+    names = load(f"rev_z10_{place}_nl_namedetails")["namedetails"]
+    lat, lon = query(f"rev_z10_{place}_nl")
+    for lang in LANGS:
+        body = load(f"rev_z10_{place}_{lang}")
+        body["namedetails"] = names
+        write(f"{place}_{lang}.json", body)
+        routes.append({"when": {"lat": lat, "lon": lon, "accept-language": lang}, "body_file": f"{place}_{lang}.json"})
+for place in VILLAGES:
+    base = load(f"rev_z14_{place}_nl")
+    lat, lon = query(f"rev_z14_{place}_nl")
+    for lang in LANGS:
+        body = json.loads(json.dumps(base))
+        if lang != "nl":
+            country = load(f"rev_z10_{place}_{lang}")["address"]["country"]
+            body["display_name"] = body["display_name"].replace(base["address"]["country"], country)
+            body["address"]["country"] = country
+        write(f"{place}_{lang}.json", body)
+        routes.append({"when": {"lat": lat, "lon": lon, "accept-language": lang}, "body_file": f"{place}_{lang}.json"})
+routes.append({"when": {"lat": "54.0", "lon": "3.0"}, "body_file": "sea.json"})
+write("sea.json", load("rev_sea_jsonv2"))
+routes.append({"when": {"lat": "47.0", "lon": "10.0", "accept-language": "en"}, "body_file": "nowhere_en.json"})
+write("nowhere_en.json", load("rev_nowhere_land_z10"))
+for lang in LANGS:
+    routes.append({"when": {"accept-language": lang}, "body_file": f"eindhoven_{lang}.json"})
+write("routes.json", routes)

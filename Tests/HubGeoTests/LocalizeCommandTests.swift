@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import HubGeo
+
+/// The built `hubgeo` binary against the stand-in, on the embedded data.
+@Suite("localize command")
+struct LocalizeCommandTests {
+    /// `hubgeo` next to the test bundle (built by `swift build --build-tests`).
+    static func binary() -> URL? {
+        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+                          Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL]
+        return candidates.map { $0.appendingPathComponent("hubgeo") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    struct Run { var status: Int32; var stdout: String; var stderr: String }
+
+    static func run(_ arguments: [String], environment: [String: String]) throws -> Run {
+        let process = Process()
+        process.executableURL = try #require(binary(), "build with --build-tests so that hubgeo sits next to the tests")
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        for name in merged.keys where name.hasPrefix("HUBGEO_") { merged[name] = nil }
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        let directory = try TestPaths.temporaryDirectory()
+        let out = directory.url.appendingPathComponent("out"), err = directory.url.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+                   stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+
+    @Test("localize --lang en,nl finishes with its summary; a second run makes zero requests; --lang queries show it")
+    func embeddedData() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let server = try NominatimStandIn.start()
+        let environment = ["HUBGEO_DB": directory.path("hubgeo.sqlite"), "HUBGEO_NOMINATIM_URL": server.baseURL.absoluteString,
+                           "HUBGEO_REQUEST_INTERVAL": "0", "HUBGEO_CONFIG": "/nonexistent"]
+        let first = try Self.run(["localize", "--lang", "en,nl"], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("Localized 131 organizations at 130 of 130 distinct coordinates in 2 languages"), "\(first.stderr)")
+        // Every point answers Eindhoven in the stand-in: one request per point, plus nl's country once.
+        #expect(first.stderr.contains("Requests made: 131;"), "\(first.stderr)")
+        #expect(try server.requests().count == 131)
+
+        let second = try Self.run(["localize", "--lang", "en,nl"], environment: environment)
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("Requests made: 0;") && second.stderr.contains("cache hits: 260"), "\(second.stderr)")
+        #expect(try server.requests().count == 131)
+
+        let near = try Self.run(["near", "51.42398", "5.4501", "--nearest", "1", "--lang", "nl", "--format", "json"], environment: environment)
+        #expect(near.status == 0)
+        #expect(near.stdout.contains("\"localizedCountry\" : \"Nederland\"") && near.stdout.contains("\"language\" : \"nl\""), "\(near.stdout)")
+    }
+
+    @Test("--offline with an empty cache sends nothing; the public server needs a contact")
+    func offlineAndContact() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let server = try NominatimStandIn.start()
+        let environment = ["HUBGEO_DB": directory.path("hubgeo.sqlite"), "HUBGEO_NOMINATIM_URL": server.baseURL.absoluteString,
+                           "HUBGEO_CONFIG": "/nonexistent"]
+        let offline = try Self.run(["localize", "--lang", "en", "--offline"], environment: environment)
+        #expect(offline.status == 0)
+        #expect(offline.stderr.contains("Requests made: 0;") && offline.stderr.contains("130 point-language pairs are not cached"), "\(offline.stderr)")
+        #expect(try server.requests().isEmpty)
+
+        let table = try Self.run(["search", "Waalre", "--lang", "en", "--type", "club"], environment: environment)
+        #expect(table.status == 0 && table.stdout.contains("Waalre") && table.stdout.contains("Country"), "\(table.stdout)")
+
+        let refused = try Self.run(["localize", "--lang", "en"], environment: ["HUBGEO_DB": directory.path("hubgeo.sqlite"), "HUBGEO_CONFIG": "/nonexistent"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("without a contact") && refused.stderr.contains("HUBGEO_CONTACT"), "\(refused.stderr)")
+    }
+}

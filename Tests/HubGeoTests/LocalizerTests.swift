@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import HubGeo
+
+/// The localize batch against the stand-in: request economy (answers equal to asking per
+/// language), cache hits, invalidation, offline, resume and faults.
+@Suite("Localizer")
+struct LocalizerTests {
+    typealias Response = LoopbackServer.Response
+    static let placeNames = ["amsterdam", "berlicum", "brussel", "denhaag", "eindhoven", "waalre", "sea"]
+
+    /// One club per sample place, plus a second club sharing Eindhoven's coordinates.
+    static func clubs() -> [(String, GeoPoint)] {
+        placeNames.map { ($0, NominatimStandIn.places[$0]!) } + [("eindhoven2", NominatimStandIn.places["eindhoven"]!)]
+    }
+
+    static func localizer(_ store: OrganizationStore, _ server: LoopbackServer, budget: Int? = nil) -> (Localizer, NominatimClient) {
+        let configuration = NominatimStandIn.configuration(server)
+        let client = NominatimClient(configuration: configuration)
+        client.requestBudget = budget
+        return (Localizer(store: store, client: client, configuration: configuration), client)
+    }
+
+    @Test("Economy: one request per point plus what names and countries need; answers equal per-language requests")
+    func economyAndEquality() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let store = try NominatimStandIn.store(in: directory, Self.clubs())
+        let server = try NominatimStandIn.start()
+        let (localizer, _) = Self.localizer(store, server)
+        let languages = ["en", "nl", "de"]
+        let summary = try localizer.run(.init(languages: languages))
+        let p = summary.progress
+        #expect(summary.isComplete)
+        #expect(p.organizations == 8 && p.total == 7)
+        // brussel 3 (country be in nl, de unknown), waalre 3 and berlicum 3 (no namedetails in the
+        // stand-in: every language asked), eindhoven, denhaag, amsterdam 1 each, sea 1 (no-result for all).
+        #expect(p.requests == 13, "requests \(p.requests)")
+        #expect(p.fetched == 13 && p.derived == 8 && p.cacheHits == 0)
+        #expect(p.noResult == 3)
+        #expect(try server.requests().count == 13)
+
+        let configuration = NominatimStandIn.configuration(server)
+        for place in Self.placeNames {
+            for language in languages {
+                let entry = try #require(try store.cachedGeocode(GeocodeCoordinate(NominatimStandIn.places[place]!), language: language,
+                                                                 endpoint: configuration.endpointKey, zoom: configuration.zoom))
+                let asked = try NominatimStandIn.answer(place, language)
+                #expect(entry.status == asked.status, "\(place) \(language)")
+                #expect(entry.town == asked.town, "\(place) \(language)")
+                #expect(entry.townKey == asked.townKey, "\(place) \(language)")
+                #expect(entry.country == asked.country, "\(place) \(language)")
+            }
+        }
+        let berlicum = try #require(try store.localizedPlace(at: NominatimStandIn.places["berlicum"]!, language: "en"))
+        #expect(berlicum == LocalizedPlace(language: "en", town: "Berlicum", country: "Netherlands"))
+        let brussel = try #require(try store.localizedPlace(at: NominatimStandIn.places["brussel"]!, language: "de"))
+        #expect(brussel == LocalizedPlace(language: "de", town: "Brüssel", country: "Belgien"))
+
+        // Second run: everything from the cache, zero requests.
+        let (again, _) = Self.localizer(store, server)
+        let second = try again.run(.init(languages: languages))
+        #expect(second.progress.requests == 0 && second.progress.cacheHits == 21)
+        #expect(try server.requests().count == 13)
+
+        // Queries carry the cached place for the asked language, never fetching.
+        let matches = try store.search("Club", filter: OrganizationFilter(language: "nl"))
+        #expect(matches.first { $0.organization.nickName == "brussel" }?.localized?.town == "Brussel")
+        #expect(matches.first { $0.organization.nickName == "sea" }?.localized == LocalizedPlace(language: "nl", town: nil, country: nil))
+        let none = try store.search("Club", filter: OrganizationFilter(language: "ja"))
+        #expect(none.allSatisfy { $0.localized == nil })
+    }
+
+    @Test("A changed coordinate is geocoded again; unchanged ones never")
+    func invalidation() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        var clubs = [("eindhoven", NominatimStandIn.places["eindhoven"]!), ("amsterdam", NominatimStandIn.places["amsterdam"]!)]
+        let store = try NominatimStandIn.store(in: directory, clubs)
+        let server = try NominatimStandIn.start()
+        _ = try Self.localizer(store, server).0.run(.init(languages: ["en"]))
+        #expect(try server.requests().count == 2)
+
+        clubs[1].1 = NominatimStandIn.places["nowhere"]!   // the club moved (an edit or a Level 2 override)
+        try store.importData(NominatimStandIn.data(clubs))
+        let summary = try Self.localizer(store, server).0.run(.init(languages: ["en"]))
+        #expect(summary.progress.requests == 1 && summary.progress.cacheHits == 1)
+        let requests = try server.requests()
+        #expect(requests.count == 3)
+        #expect(queryParameters(requests[2])["lat"] == "47")
+        let moved = try #require(try store.search("amsterdam", filter: OrganizationFilter(language: "en")).first)
+        #expect(moved.localized == LocalizedPlace(language: "en", town: nil, country: "Austria"))
+    }
+
+    @Test("--offline with an empty cache: no network, nothing localized, Level 1 town stays")
+    func offlineEmptyCache() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let store = try NominatimStandIn.store(in: directory, Self.clubs())
+        let server = try NominatimStandIn.start()
+        let configuration = NominatimStandIn.configuration(server)
+        let summary = try Localizer(store: store, client: nil, configuration: configuration).run(.init(languages: ["en", "nl"], offline: true))
+        #expect(summary.progress.requests == 0 && summary.progress.missingOffline == 14 && summary.progress.cacheHits == 0)
+        #expect(try server.requests().isEmpty)
+        #expect(try store.geocodeCacheCount() == 0)
+        #expect(try store.all(filter: OrganizationFilter(language: "en")).allSatisfy { $0.localized == nil })
+    }
+
+    @Test("An interrupted batch resumes without repeating done work")
+    func resume() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let store = try NominatimStandIn.store(in: directory, Self.clubs())
+        let server = try NominatimStandIn.start()
+        let first = try Self.localizer(store, server, budget: 5).0.run(.init(languages: ["en", "nl", "de"]))
+        #expect(first.stoppedBy == .requestBudgetExhausted(5))
+        #expect(try server.requests().count == 5)
+        // A stop requested from outside (Ctrl-C) also ends cleanly.
+        var calls = 0
+        let interrupted = try Self.localizer(store, server).0.run(.init(languages: ["en", "nl", "de"]), shouldStop: {
+            calls += 1
+            return calls > 3
+        })
+        #expect(interrupted.interrupted)
+        let done = try server.requests().count
+        let last = try Self.localizer(store, server).0.run(.init(languages: ["en", "nl", "de"]))
+        #expect(last.isComplete)
+        let requests = try server.requests()
+        #expect(requests.count == 13, "all runs together ask exactly what one run asks (\(requests.count), \(done) before the last)")
+        #expect(Set(requests.map(\.query)).count == requests.count, "no request repeated")
+    }
+
+    @Test("Faults: nothing bad is cached, the batch goes on; 403 stops it at once")
+    func faults() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let store = try NominatimStandIn.store(in: directory, [("brussel", NominatimStandIn.places["brussel"]!),
+                                                              ("eindhoven", NominatimStandIn.places["eindhoven"]!)])
+        // Brussel: always 500; Eindhoven: non-JSON.
+        let server = try NominatimStandIn.start(faults: [
+            Response(status: 500, when: ["lat": "50.8466"]),
+            Response(status: 200, body: "{\"place_id\":1,", when: ["lat": "51.42398"]),
+        ])
+        let summary = try Self.localizer(store, server).0.run(.init(languages: ["en", "nl"]))
+        #expect(summary.stoppedBy == nil && summary.progress.failures == 4 && summary.progress.done == 2)
+        #expect(try server.requests().count == 3 + 1)
+        #expect(try store.geocodeCacheCount() == 0)
+
+        let blocked = try NominatimStandIn.start(faults: [Response(status: 403, body: "Access blocked")])
+        let stopped = try Self.localizer(store, blocked).0.run(.init(languages: ["en", "nl"]))
+        guard case .blocked = stopped.stoppedBy else { Issue.record("expected 403 to stop the batch"); return }
+        #expect(try blocked.requests().count == 1)
+        #expect(try store.geocodeCacheCount() == 0)
+    }
+}
