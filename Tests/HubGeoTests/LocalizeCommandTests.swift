@@ -5,34 +5,13 @@ import Testing
 /// The built `hubgeo` binary against the stand-in, on the embedded data.
 @Suite("localize command")
 struct LocalizeCommandTests {
-    /// `hubgeo` next to the test bundle (built by `swift build --build-tests`).
-    static func binary() -> URL? {
-        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-                          Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL]
-        return candidates.map { $0.appendingPathComponent("hubgeo") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
-    struct Run { var status: Int32; var stdout: String; var stderr: String }
-
-    static func run(_ arguments: [String], environment: [String: String]) throws -> Run {
-        let process = Process()
-        process.executableURL = try #require(binary(), "build with --build-tests so that hubgeo sits next to the tests")
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment
-        for name in merged.keys where name.hasPrefix("HUBGEO_") { merged[name] = nil }
-        merged.merge(environment) { $1 }
-        process.environment = merged
-        let directory = try TestPaths.temporaryDirectory()
-        let out = directory.url.appendingPathComponent("out"), err = directory.url.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-                   stderr: try String(contentsOf: err, encoding: .utf8))
+    /// Runs the built binary with only the given HUBGEO_* variables (none from the caller's shell).
+    static func run(_ arguments: [String], environment: [String: String]) throws -> CLIRunner.Result {
+        let home = try TestPaths.temporaryDirectory()
+        var runner = CLIRunner(database: home.path("hub.sqlite"), home: home.url.path)
+        for name in runner.environment.keys where name.hasPrefix("HUBGEO_") { runner.environment[name] = nil }
+        runner.environment.merge(environment) { $1 }
+        return try runner.run(arguments)
     }
 
     @Test("localize --lang en,nl finishes with its summary; a second run makes zero requests; --lang queries show it")
