@@ -103,6 +103,27 @@ struct LocalizerTests {
         #expect(try store.all(filter: OrganizationFilter(language: "en")).allSatisfy { $0.localized == nil })
     }
 
+    @Test("No network: the batch stops after a few places in a row get no response, caching nothing")
+    func unreachableServerStopsTheBatch() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let store = try NominatimStandIn.store(in: directory, Self.clubs())
+        let closed = try RefusingPort()
+        let configuration = NominatimConfiguration(
+            endpoint: URL(string: "http://127.0.0.1:\(closed.port)")!, contact: "tests@example.org", minimumInterval: 0,
+            maxRetries: 1, backoffBase: 0.01, backoffCap: 0.02, maxRetryAfter: 1, connectTimeout: 1, totalTimeout: 2)
+        let client = NominatimClient(configuration: configuration)
+        let summary = try Localizer(store: store, client: client, configuration: configuration).run(.init(languages: ["en", "nl"]))
+        guard case .unreachable(_, let places)? = summary.stoppedBy else {
+            Issue.record("expected the batch to stop as unreachable, got \(String(describing: summary.stoppedBy))")
+            return
+        }
+        #expect(places == Localizer.unansweredPlacesBeforeStopping)
+        #expect(summary.progress.done == 2, "two places failed and the third stopped the batch")
+        #expect(summary.progress.requests == places * 2, "one try and one retry per place, then stop")
+        #expect(summary.progress.failures == places * 2)
+        #expect(try store.geocodeCacheCount() == 0)
+    }
+
     @Test("An interrupted batch resumes without repeating done work")
     func resume() throws {
         let directory = try TestPaths.temporaryDirectory()

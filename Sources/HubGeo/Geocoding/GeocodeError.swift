@@ -16,6 +16,8 @@ public enum GeocodeError: LocalizedError, Equatable, Sendable {
     case invalidResponse(URL, String)
     /// No response at all (timeout, reset, TLS, ...), after the retries for transient failures.
     case network(HTTPError)
+    /// Several places in a row failed for want of any response: the network or the server is down.
+    case unreachable(HTTPError, placesInARow: Int)
     /// Bulk requests to the public server need a contact (usage policy).
     case contactRequired(URL)
     /// `--max-requests` is used up; nothing was sent.
@@ -27,7 +29,7 @@ public enum GeocodeError: LocalizedError, Equatable, Sendable {
     /// or throttles us, the requests are wrong, or the endpoint or setup is wrong.
     public var stopsBatch: Bool {
         switch self {
-        case .blocked, .badRequest, .rateLimited, .unexpectedStatus, .contactRequired,
+        case .blocked, .badRequest, .rateLimited, .unexpectedStatus, .unreachable, .contactRequired,
              .requestBudgetExhausted, .configuration:
             return true
         case .network(let error):
@@ -57,6 +59,9 @@ public enum GeocodeError: LocalizedError, Equatable, Sendable {
             return "Nominatim's answer from \(url.absoluteString) is not usable: \(detail)"
         case .network(let error):
             return error.errorDescription
+        case .unreachable(let error, let places):
+            return "Nominatim is unreachable: \(places) places in a row got no response, the last one: "
+                + "\(error.errorDescription ?? "\(error)") Stopped; run again when the network is back: done work is kept."
         case .contactRequired(let url):
             return "Refusing bulk requests to the public Nominatim server (\(url.absoluteString)) without a contact: "
                 + "its usage policy asks applications to identify themselves. Set one with --contact you@example.org, "

@@ -91,6 +91,10 @@ public final class Localizer {
         self.clock = clock
     }
 
+    /// After this many places in a row get no response at all (each after its own retries),
+    /// the batch stops instead of spending minutes on every remaining place.
+    static let unansweredPlacesBeforeStopping = 3
+
     /// Runs the batch. `progress` is called after each point; `shouldStop` is checked before
     /// each request and point. Store errors are thrown; geocoding errors end up in the summary.
     public func run(_ options: Options, progress report: (Progress) -> Void = { _ in },
@@ -107,6 +111,9 @@ public final class Localizer {
             summary.progress.elapsed = clock.now() - start
             summary.progress.requests = (client?.requestCount ?? 0) - requestsBefore
         }
+
+        // Places that failed in a row for want of any response: the network is down, not the place.
+        var unansweredInARow = 0
 
         pointLoop: for (coordinate, _) in points {
             if shouldStop() { summary.interrupted = true; break }
@@ -140,6 +147,14 @@ public final class Localizer {
                             break pointLoop
                         }
                         summary.lastFailure = error
+                        if case .network(let networkError) = error {
+                            unansweredInARow += 1
+                            if unansweredInARow >= Self.unansweredPlacesBeforeStopping {
+                                summary.progress.failures += missing.count - missing.firstIndex(of: language)!
+                                summary.stoppedBy = .unreachable(networkError, placesInARow: unansweredInARow)
+                                break pointLoop
+                            }
+                        }
                         // The other languages of this point would most likely fail the same way.
                         summary.progress.failures += missing.count - missing.firstIndex(of: language)!
                         break
@@ -151,6 +166,7 @@ public final class Localizer {
                         countryCode: answer.result.countryCode, source: .request,
                         rawResponse: String(decoding: answer.body, as: UTF8.self), fetchedAt: Date())
                     try store.saveGeocode(entry)
+                    unansweredInARow = 0
                     templates.append(Template(language: language, result: answer.result, raw: entry.rawResponse))
                     summary.progress.fetched += 1
                     if entry.status == .noResult { summary.progress.noResult += 1 }
