@@ -11,7 +11,7 @@ struct ShowCommand: ParsableCommand {
     @Argument(help: "Which organization.")
     var name: String
 
-    @Option(help: "Output format: table or json.")
+    @Option(help: "Output format: table, json or geojson.")
     var format: OutputFormat = .table
 
     @OptionGroup var database: DatabaseOptions
@@ -22,6 +22,7 @@ struct ShowCommand: ParsableCommand {
         switch format {
         case .json: Console.print(try OrganizationJSON.encode(OrganizationJSON(organization)))
         case .table: Console.print(OrganizationDescription(organization).text)
+        case .geojson: Console.print(try ResultPrinter.geoJSON([PlaceMatch(organization: organization)]), terminator: "")
         }
     }
 }
