@@ -66,27 +66,21 @@ enum CommandRunner {
                       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
-    /// Runs `executable` with its output sent to /dev/null and returns its exit status and peak
-    /// resident set size in KiB, from `wait4` on that very child (not RUSAGE_CHILDREN, which
-    /// would mix in other tests' children).
-    static func peakRSS(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, kilobytes: Int) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw Failure(description: "posix_spawn \(executable.path): \(spawned)") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw Failure(description: "wait4: \(errno)") }
+    /// Runs `executable` under GNU time (Debian package `time`) and returns its exit status,
+    /// peak resident set size in KiB (`%M`) and elapsed seconds. GNU time forks a small child
+    /// that execs the program, so `%M` is that program's own peak. (`wait4` on a child that
+    /// `posix_spawn` started is not: Glibc spawns with CLONE_VM, and Linux carries the spawning
+    /// process's high-water mark over the `exec`, so every child would report the test
+    /// process's size.)
+    static func peakRSS(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, kilobytes: Int, seconds: Double) {
+        let directory = try TestPaths.temporaryDirectory()
+        let report = directory.path("time.txt")
+        let result = try tool("time", ["-f", "%M %e", "-o", report, executable.path] + arguments, package: "time")
+        let fields = try String(contentsOfFile: report, encoding: .utf8)
+            .split(separator: "\n").last.map { $0.split(separator: " ") } ?? []
+        guard fields.count == 2, let kilobytes = Int(fields[0]), let seconds = Double(fields[1]) else {
+            throw Failure(description: "unexpected GNU time report: \(fields)")
         }
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitStatus, Int(usage.ru_maxrss))
+        return (result.status, kilobytes, seconds)
     }
 }
