@@ -6,8 +6,9 @@ PREFIX       ?= /usr/local
 ARGS         ?= near 51.4 5.4 --km 20
 # What building and running need.
 RUNTIME_DEBS := libspatialite-dev libsqlite3-dev libsqlite3-mod-spatialite libcurl4-openssl-dev pkg-config
-# What the tests need besides: python3 (loopback HTTP servers), GDAL and xmllint (export checks).
-TEST_DEBS    := python3 gdal-bin libxml2-utils
+# What the tests need besides: python3 (loopback HTTP servers), GDAL and xmllint (export checks),
+# GNU time (peak memory of an export).
+TEST_DEBS    := python3 gdal-bin libxml2-utils time
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

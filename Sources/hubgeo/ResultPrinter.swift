@@ -1,7 +1,7 @@
 import Foundation
 import HubGeo
 
-/// Prints query results as a table or as JSON.
+/// Prints query results as a table, as JSON or as GeoJSON.
 enum ResultPrinter {
     /// With a `language`, the table shows the cached localized town (else the Level 1 town)
     /// and country, and JSON carries `language`, `localizedTown` and `localizedCountry`.
@@ -13,6 +13,8 @@ enum ResultPrinter {
                     match.localized ?? LocalizedPlace(language: code, town: nil, country: nil)
                 })
             }))
+        case .geojson:
+            Console.print(try geoJSON(matches, language: language), terminator: "")
         case .table:
             guard !matches.isEmpty else {
                 Console.note("No organizations found.")
@@ -31,5 +33,15 @@ enum ResultPrinter {
             }
             Console.print(table.render())
         }
+    }
+
+    /// A pretty GeoJSON FeatureCollection, as `hubgeo export geojson --pretty` writes it.
+    static func geoJSON(_ matches: [PlaceMatch], language: String?) throws -> String {
+        let sink = StringSink()
+        let writer = GeoJSONWriter(sink: sink, language: language, pretty: true)
+        try writer.begin()
+        for match in matches { try writer.write(match) }
+        try writer.finish()
+        return sink.text
     }
 }

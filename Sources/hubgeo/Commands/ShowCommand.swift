@@ -11,7 +11,7 @@ struct ShowCommand: ParsableCommand {
     @Argument(help: "Which organization.")
     var name: String
 
-    @Option(help: "Output format: table or json.")
+    @Option(help: "Output format: table, json or geojson.")
     var format: OutputFormat = .table
 
     @OptionGroup var language: LanguageOption
@@ -27,6 +27,9 @@ struct ShowCommand: ParsableCommand {
         switch format {
         case .json: Console.print(try OrganizationJSON.encode(OrganizationJSON(organization, localized: localized)))
         case .table: Console.print(OrganizationDescription(organization, localized: localized).text)
+        case .geojson:
+            let match = PlaceMatch(organization: organization, localized: localized)
+            Console.print(try ResultPrinter.geoJSON([match], language: language.code), terminator: "")
         }
     }
 }

@@ -8,7 +8,7 @@ struct StatsCommand: ParsableCommand {
         abstract: "Counts by type, extent, database path, data source and import time.")
 
     @Option(help: "Output format: table or json.")
-    var format: OutputFormat = .table
+    var format: StatsFormat = .table
 
     @OptionGroup var database: DatabaseOptions
 
@@ -33,4 +33,10 @@ struct StatsCommand: ParsableCommand {
             Console.print(table.render(includeHeader: false))
         }
     }
+}
+
+/// Statistics are no places: table or JSON only.
+enum StatsFormat: String, ExpressibleByArgument, CaseIterable {
+    case table
+    case json
 }

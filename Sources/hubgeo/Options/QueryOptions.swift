@@ -7,6 +7,8 @@ extension OrganizationType: ExpressibleByArgument {}
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table
     case json
+    /// A GeoJSON FeatureCollection, the same shape as `hubgeo export geojson`.
+    case geojson
 }
 
 /// The options every query shares: type filter, paging, output format and display language.
@@ -20,7 +22,7 @@ struct QueryOptions: ParsableArguments {
     @Option(help: "Skip this many results first.")
     var offset: Int = 0
 
-    @Option(help: "Output format: table or json.")
+    @Option(help: "Output format: table, json or geojson.")
     var format: OutputFormat = .table
 
     @OptionGroup var language: LanguageOption

@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Where an exporter writes its text, piece by piece.
+public protocol ExportSink: AnyObject {
+    func write(_ text: String) throws
+}
+
+/// Collects everything written, for tests and for small outputs.
+public final class StringSink: ExportSink {
+    public private(set) var text = ""
+
+    public init() {}
+
+    public func write(_ text: String) throws {
+        self.text += text
+    }
+}
+
+/// An error writing export output.
+public struct ExportError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+
+    static func system(_ what: String, path: String? = nil, errno code: Int32 = errno) -> ExportError {
+        let reason = String(cString: strerror(code))
+        return ExportError(path.map { "cannot \(what) \($0): \(reason)" } ?? "cannot \(what): \(reason)")
+    }
+}
+
+/// Writes to a file descriptor through a fixed-size buffer: memory stays the same whatever
+/// the amount written.
+public final class FileDescriptorSink: ExportSink {
+    public let fileDescriptor: Int32
+    private var buffer: [UInt8] = []
+    private let capacity: Int
+
+    public init(fileDescriptor: Int32, bufferSize: Int = 64 * 1024) {
+        self.fileDescriptor = fileDescriptor
+        self.capacity = max(bufferSize, 1)
+        buffer.reserveCapacity(capacity)
+    }
+
+    /// Standard output.
+    public static func standardOutput() -> FileDescriptorSink { FileDescriptorSink(fileDescriptor: 1) }
+
+    public func write(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= capacity { try flush() }
+    }
+
+    /// Writes out whatever the buffer holds.
+    public func flush() throws {
+        var written = 0
+        let total = buffer.count
+        try buffer.withUnsafeBytes { bytes in
+            while written < total {
+                let result = systemWrite(fileDescriptor, bytes.baseAddress! + written, total - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw ExportError.system("write output")
+                }
+                written += result
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A file written under a temporary name next to its destination and renamed into place
+/// only when complete: a failed or interrupted export never leaves a half-written file.
+public final class AtomicFileSink: ExportSink {
+    public let destination: String
+    public let temporaryPath: String
+    private let sink: FileDescriptorSink
+    private var isOpen = true
+    private var isCommitted = false
+
+    public init(path: String) throws {
+        destination = path
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        var template = Array((directory as NSString).appendingPathComponent(".\(url.lastPathComponent).hubgeo-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw ExportError.system("create a file in", path: directory) }
+        temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // mkstemp makes the file 0600; give it the mode a plain new file would have.
+        let mask = umask(0)
+        umask(mask)
+        fchmod(descriptor, 0o666 & ~mask)
+        sink = FileDescriptorSink(fileDescriptor: descriptor)
+    }
+
+    deinit {
+        abandon()
+    }
+
+    public func write(_ text: String) throws {
+        try sink.write(text)
+    }
+
+    /// Flushes, syncs and renames the file into place.
+    public func commit() throws {
+        guard isOpen else { throw ExportError("\(destination) was already closed") }
+        do {
+            try sink.flush()
+            guard fsync(sink.fileDescriptor) == 0 else { throw ExportError.system("sync", path: temporaryPath) }
+            isOpen = false
+            guard close(sink.fileDescriptor) == 0 else { throw ExportError.system("close", path: temporaryPath) }
+            guard rename(temporaryPath, destination) == 0 else { throw ExportError.system("rename \(temporaryPath) to", path: destination) }
+            isCommitted = true
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    /// Removes the temporary file; the destination is left as it was.
+    public func abandon() {
+        if isOpen {
+            close(sink.fileDescriptor)
+            isOpen = false
+        }
+        if !isCommitted {
+            unlink(temporaryPath)
+        }
+    }
+}
+
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, bytes, count)
+    #else
+    Darwin.write(descriptor, bytes, count)
+    #endif
+}

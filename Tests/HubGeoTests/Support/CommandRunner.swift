@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the built `hubgeo` binary and external tools (GDAL, xmllint) like a user would.
+enum CommandRunner {
+    struct Result {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The `hubgeo` executable built with the tests: next to the test bundle, else in a
+    /// scratch directory of the package.
+    static let hubgeo: URL = {
+        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [bundleDirectory.appendingPathComponent("hubgeo")]
+            + [".build-export", ".build"].map { TestPaths.packageRoot.appendingPathComponent("\($0)/debug/hubgeo") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }()
+
+    /// Runs hubgeo with `arguments`.
+    static func hubgeo(_ arguments: [String]) throws -> Result {
+        try run(hubgeo, arguments)
+    }
+
+    /// Runs a tool found on PATH; fails with a hint when it is not installed.
+    static func tool(_ name: String, _ arguments: [String], package: String) throws -> Result {
+        guard let url = which(name) else {
+            throw Failure(description: "\(name) is not installed: apt-get install \(package)")
+        }
+        return try run(url, arguments)
+    }
+
+    static func which(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    static func run(_ executable: URL, _ arguments: [String]) throws -> Result {
+        let directory = try TestPaths.temporaryDirectory()
+        let outURL = directory.url.appendingPathComponent("stdout")
+        let errURL = directory.url.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return Result(status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
+                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// Runs `executable` under GNU time (Debian package `time`) and returns its exit status,
+    /// peak resident set size in KiB (`%M`) and elapsed seconds. GNU time forks a small child
+    /// that execs the program, so `%M` is that program's own peak. (`wait4` on a child that
+    /// `posix_spawn` started is not: Glibc spawns with CLONE_VM, and Linux carries the spawning
+    /// process's high-water mark over the `exec`, so every child would report the test
+    /// process's size.)
+    static func peakRSS(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, kilobytes: Int, seconds: Double) {
+        let directory = try TestPaths.temporaryDirectory()
+        let report = directory.path("time.txt")
+        let result = try tool("time", ["-f", "%M %e", "-o", report, executable.path] + arguments, package: "time")
+        let fields = try String(contentsOfFile: report, encoding: .utf8)
+            .split(separator: "\n").last.map { $0.split(separator: " ") } ?? []
+        guard fields.count == 2, let kilobytes = Int(fields[0]), let seconds = Double(fields[1]) else {
+            throw Failure(description: "unexpected GNU time report: \(fields)")
+        }
+        return (result.status, kilobytes, seconds)
+    }
+}
