@@ -6,13 +6,13 @@ PREFIX       ?= /usr/local
 ARGS         ?= near 51.4 5.4 --km 20
 # What building and running need.
 RUNTIME_DEBS := libspatialite-dev libsqlite3-dev libsqlite3-mod-spatialite libcurl4-openssl-dev pkg-config
-# What the tests need besides: python3 (loopback HTTP servers), GDAL and xmllint (export checks),
-# GNU time (peak memory of an export).
-TEST_DEBS    := python3 gdal-bin libxml2-utils time
+# What the tests need besides: python3 (loopback HTTP servers; pip fetches the KML schema),
+# GDAL and xmllint (export checks), GNU time (peak memory of an export).
+TEST_DEBS    := python3 python3-pip gdal-bin libxml2-utils time
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps build run test install uninstall clean
+.PHONY: all deps test-deps kml-schema build run test install uninstall clean
 
 all: build
 
@@ -38,7 +38,11 @@ build: deps
 run: build
 	@.build/debug/hubgeo $(ARGS)
 
-test: test-deps
+# The OGC KML 2.2 schema for the export tests (see docs/kml-schema.md).
+kml-schema: test-deps
+	@python3 scripts/fetch-kml-schema.py .build/kml-schema
+
+test: test-deps kml-schema
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

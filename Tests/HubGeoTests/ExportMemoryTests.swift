@@ -46,7 +46,7 @@ struct ExportMemoryTests {
             var seconds: [Int: Double] = [:]
             for (count, store) in [(1_000, small), (100_000, large)] {
                 let output = directory.path("out-\(count).\(format)")
-                let run = try CommandRunner.peakRSS(CommandRunner.hubgeo, ["export", format, "--db", store.path, "-o", output])
+                let run = try CommandRunner.peakRSS(try CommandRunner.hubgeo, ["export", format, "--db", store.path, "-o", output])
                 #expect(run.status == 0)
                 peaks[count] = run.kilobytes
                 seconds[count] = run.seconds

@@ -7,7 +7,9 @@ import Testing
 /// Needs Debian gdal-bin (ogrinfo, ogr2ogr) and libxml2-utils (xmllint).
 @Suite("Export through GDAL, xmllint and the CLI")
 struct ExportToolTests {
-    static let schema = TestPaths.fixtures.appendingPathComponent("kml-schema/ogckml22.xsd").path
+    /// The OGC schema, fetched by `make test` (scripts/fetch-kml-schema.py; see docs/kml-schema.md).
+    static let schema = (ProcessInfo.processInfo.environment["HUBGEO_KML_SCHEMA_DIR"]
+        ?? TestPaths.packageRoot.appendingPathComponent(".build/kml-schema").path) + "/ogckml22.xsd"
 
     /// Exports with the built binary into `directory`; returns the file's path.
     static func export(_ format: String, _ arguments: [String] = [], db: String, in directory: TemporaryDirectory,

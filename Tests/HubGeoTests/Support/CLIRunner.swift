@@ -11,16 +11,9 @@ struct CLIRunner {
         var stderr: String
     }
 
-    enum RunError: Error, CustomStringConvertible {
-        case binaryNotFound([String])
-        case timedOut([String])
-
-        var description: String {
-            switch self {
-            case .binaryNotFound(let places): "hubgeo binary not found in \(places); build with `swift build --build-tests`"
-            case .timedOut(let arguments): "hubgeo \(arguments.joined(separator: " ")) did not finish in time"
-            }
-        }
+    struct BinaryNotFound: Error, CustomStringConvertible {
+        var places: [String]
+        var description: String { "hubgeo binary not found in \(places); build with `swift build --build-tests`" }
     }
 
     /// The directory of the test bundle holds the products built with it.
@@ -31,7 +24,7 @@ struct CLIRunner {
             Bundle.main.bundleURL,
         ].map { $0.appendingPathComponent("hubgeo") }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw RunError.binaryNotFound(candidates.map(\.path))
+            throw BinaryNotFound(places: candidates.map(\.path))
         }
         return found
     }
@@ -49,34 +42,7 @@ struct CLIRunner {
     }
 
     func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> Result {
-        let process = Process()
-        process.executableURL = try Self.binary()
-        process.arguments = arguments
-        process.environment = environment
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hubgeo-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        // Files, not pipes: a full pipe would block the child while we wait for it.
-        let outURL = directory.appendingPathComponent("out")
-        let errURL = directory.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            throw RunError.timedOut(arguments)
-        }
-        try out.close()
-        try err.close()
-        return Result(status: process.terminationStatus,
-                      stdout: try String(contentsOf: outURL, encoding: .utf8),
-                      stderr: try String(contentsOf: errURL, encoding: .utf8))
+        let result = try CommandRunner.run(try Self.binary(), arguments, environment: environment, timeout: timeout)
+        return Result(status: result.status, stdout: result.text, stderr: result.stderr)
     }
 }

@@ -16,18 +16,14 @@ enum CommandRunner {
         var description: String
     }
 
-    /// The `hubgeo` executable built with the tests: next to the test bundle, else in a
-    /// scratch directory of the package.
-    static let hubgeo: URL = {
-        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [bundleDirectory.appendingPathComponent("hubgeo")]
-            + [".build-export", ".build"].map { TestPaths.packageRoot.appendingPathComponent("\($0)/debug/hubgeo") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }()
+    /// The `hubgeo` executable built with the tests.
+    static var hubgeo: URL {
+        get throws { try CLIRunner.binary() }
+    }
 
     /// Runs hubgeo with `arguments`.
     static func hubgeo(_ arguments: [String]) throws -> Result {
-        try run(hubgeo, arguments)
+        try run(try hubgeo, arguments)
     }
 
     /// Runs a tool found on PATH; fails with a hint when it is not installed.
@@ -44,7 +40,10 @@ enum CommandRunner {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static func run(_ executable: URL, _ arguments: [String]) throws -> Result {
+    /// Runs `executable` with its output in files (a full pipe would block it), killing it with
+    /// SIGKILL when it outlives `timeout` (SIGTERM may be blocked in a child of a test).
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                    timeout: TimeInterval = 300) throws -> Result {
         let directory = try TestPaths.temporaryDirectory()
         let outURL = directory.url.appendingPathComponent("stdout")
         let errURL = directory.url.appendingPathComponent("stderr")
@@ -58,8 +57,14 @@ enum CommandRunner {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        if let environment { process.environment = environment }
         try process.run()
-        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            throw Failure(description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) did not finish in \(Int(timeout)) s")
+        }
         try out.close()
         try err.close()
         return Result(status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
