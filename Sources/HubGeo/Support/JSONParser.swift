@@ -23,6 +23,9 @@ public struct JSONParser {
         return try bytes.withUnsafeBufferPointer { (buffer) throws(SyntaxError) -> JSONValue in
             var reader = Reader(bytes: buffer, maxDepth: maxDepth)
             if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { reader.position = 3 }
+            if buffer.starts(with: [0xFF, 0xFE]) || buffer.starts(with: [0xFE, 0xFF]) {
+                throw reader.error("the document is UTF-16 (it starts with a UTF-16 byte order mark); JSON files must be UTF-8")
+            }
             reader.skipWhitespace()
             let value = try reader.parseValue(depth: 0)
             reader.skipWhitespace()
