@@ -14,7 +14,7 @@ struct HubGeoCommand: ParsableCommand {
         version: HubGeoVersion.current,
         subcommands: [
             ImportCommand.self, NearCommand.self, BBoxCommand.self, SearchCommand.self,
-            ShowCommand.self, StatsCommand.self,
+            ShowCommand.self, StatsCommand.self, ValidateCommand.self,
         ])
 
     static func main() {
