@@ -68,7 +68,9 @@ public struct HubLoader: Sendable {
             data.source = rootFile.description
             try loadLevel1(rootFile, ifMissing: nil, includedFrom: [], into: &state)
             if state.organizations.isEmpty && !state.files.isEmpty {
-                state.diagnostics.append(LoadError.noOrganizations(root: rootFile.description).diagnostic)
+                let problems = state.diagnostics.map(\.description)
+                state.diagnostics.append((problems.isEmpty ? LoadError.noOrganizations(root: rootFile.description)
+                    : .noUsableOrganizations(root: rootFile.description, problems: problems)).diagnostic)
             }
             data.organizations = state.organizations
             data.level1Files = state.files.map(\.description)

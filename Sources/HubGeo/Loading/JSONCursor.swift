@@ -71,6 +71,7 @@ struct JSONCursor {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let isNumber = (try? JSONParser().parse(Data(trimmed.utf8))).map { if case .number = $0 { true } else { false } } ?? false
         guard isNumber || trimmed == "true" || trimmed == "false" else { return "" }
+        guard trimmed.count <= 40 else { return " (a quoted number: write it without quotes)" }
         return " (\"\(text)\" is quoted: write \(trimmed) without quotes)"
     }
 

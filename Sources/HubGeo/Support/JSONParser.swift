@@ -164,6 +164,7 @@ private struct Reader {
     mutating func parseNumber() throws(JSONParser.SyntaxError) -> Double {
         let start = position
         if current == UInt8(ascii: "-") { position += 1 }
+        if current == UInt8(ascii: "I") || current == UInt8(ascii: "N") { throw error("NaN and Infinity are not JSON numbers") }
         guard let first = current, isDigit(first) else { throw error("a number needs digits after '-'") }
         if first == UInt8(ascii: "0") {
             position += 1

@@ -36,7 +36,7 @@ struct SchemaWalker {
                     firstLine[member.key] = member.line
                 }
                 guard let child = known[member.key] else {
-                    report(.warning, memberPath, member.line, "unknown key \"\(member.key)\"\(Self.suggestion(for: member.key, in: known)); it is ignored")
+                    report(.warning, memberPath, member.line, "unknown key \"\(Self.abbreviated(member.key))\"\(Self.suggestion(for: member.key, in: known)); it is ignored")
                     continue
                 }
                 walk(member.value, schema: child, path: memberPath, line: member.line)
@@ -59,7 +59,7 @@ struct SchemaWalker {
     private mutating func check(_ string: String, as text: DocumentSchema.Text, path: String, line: Int?) {
         let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed != string && !trimmed.isEmpty {
-            report(.warning, path, line, "\"\(string)\" has leading or trailing spaces")
+            report(.warning, path, line, "\"\(Self.abbreviated(string))\" has leading or trailing spaces")
         }
         switch text {
         case .plain:
@@ -71,19 +71,24 @@ struct SchemaWalker {
                       url.host?.isEmpty == false {
                 break
             } else {
-                report(.warning, path, line, "\"\(string)\" is not an http(s) URL")
+                report(.warning, path, line, "\"\(Self.abbreviated(string))\" is not an http(s) URL")
             }
         case .language:
             guard !isLevel0, let catalog, !trimmed.isEmpty else { return }
             if !catalog.languages.contains(trimmed.uppercased()) {
-                report(.warning, path, line, "language \"\(string)\" is not in Level 0 (\(catalog.languages.sorted().joined(separator: ", ")))")
+                report(.warning, path, line, "language \"\(Self.abbreviated(string))\" is not in Level 0 (\(catalog.languages.sorted().joined(separator: ", ")))")
             }
         case .expertise:
             guard let catalog, !catalog.expertises.contains(string) else { return }
             let hint = Levenshtein.nearest(to: trimmed, in: catalog.expertises).map { "; did you mean \"\($0)\"?" }
                 ?? Levenshtein.nearest(to: trimmed, in: catalog.expertises, maxDistance: .max).map { "; the nearest known id is \"\($0)\"" } ?? ""
-            report(.warning, path, line, "expertise \"\(string)\" is not in Level 0\(hint)")
+            report(.warning, path, line, "expertise \"\(Self.abbreviated(string))\" is not in Level 0\(hint)")
         }
+    }
+
+    /// The string, cut to 80 characters for messages.
+    static func abbreviated(_ string: String) -> String {
+        string.count <= 80 ? string : String(string.prefix(60)) + "... (\(string.count) characters)"
     }
 
     /// " (did you mean \"optional.birthday\"?)" for a key that belongs in `optional`, or a near spelling.
