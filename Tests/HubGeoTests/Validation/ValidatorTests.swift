@@ -120,7 +120,7 @@ struct ValidatorTests {
         #expect(find("clubs[3].coordinates")?.message.contains("(0, 0)") == true)
         #expect(find("clubs[3].birthday")?.message.contains("unknown key") == true)
         let far = try #require(find("clubs[4].coordinates.latitude"))
-        #expect(far.severity == .error && far.message.contains("outside [-90, 90]") && far.line == 16)
+        #expect(far.severity == .error && far.message.contains("outside [-90, 90]") && far.line == 14)
         #expect(report.errorCount == 2)
     }
 
