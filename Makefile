@@ -11,7 +11,7 @@ TEST_DEBS    := python3 gdal-bin libxml2-utils
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps build run test install uninstall clean
+.PHONY: all deps test-deps build run test fuzz install uninstall clean
 
 all: build
 
@@ -40,6 +40,18 @@ run: build
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Seeded mutation fuzzing of the JSON parser and the Level 0/1/2 readers (hubgeo-fuzz), seeded
+# with Data/ and the upstream fixtures, for FUZZ_SECONDS (or FUZZ_ITERATIONS inputs).
+# A crash stops it with a non-zero status and leaves the input in fuzz-crash.bin.
+FUZZ_SECONDS    ?= 60
+FUZZ_ITERATIONS ?= 100000000
+FUZZ_SEED       ?= 1
+SWIFTFLAGS      ?=
+fuzz: deps
+	$(SWIFT) build $(SWIFTFLAGS) --product hubgeo-fuzz
+	$$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/hubgeo-fuzz --seconds $(FUZZ_SECONDS) --iterations $(FUZZ_ITERATIONS) \
+		--seed $(FUZZ_SEED) Data Tests/HubGeoTests/Fixtures/upstream
 
 install: deps
 	$(SWIFT) build -c release --product hubgeo
