@@ -12,7 +12,7 @@ TEST_DEBS    := python3 python3-pip gdal-bin libxml2-utils time
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps kml-schema build run test install uninstall clean
+.PHONY: all deps test-deps kml-schema build run test fuzz install uninstall clean
 
 all: build
 
@@ -45,6 +45,18 @@ kml-schema: test-deps
 test: test-deps kml-schema
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Seeded mutation fuzzing of the JSON parser and the Level 0/1/2 readers (hubgeo-fuzz), seeded
+# with Data/ and the upstream fixtures, for FUZZ_SECONDS (or FUZZ_ITERATIONS inputs).
+# A crash stops it with a non-zero status and leaves the input in fuzz-crash.bin.
+FUZZ_SECONDS    ?= 60
+FUZZ_ITERATIONS ?= 100000000
+FUZZ_SEED       ?= 1
+SWIFTFLAGS      ?=
+fuzz: deps
+	$(SWIFT) build $(SWIFTFLAGS) --product hubgeo-fuzz
+	$$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/hubgeo-fuzz --seconds $(FUZZ_SECONDS) --iterations $(FUZZ_ITERATIONS) \
+		--seed $(FUZZ_SEED) Data Tests/HubGeoTests/Fixtures/upstream
 
 install: deps
 	$(SWIFT) build -c release --product hubgeo

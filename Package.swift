@@ -37,9 +37,15 @@ let package = Package(
                 "HubGeo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Fuzzing: the targets and the seeded mutator (a library, so that tests can run a smoke),
+        // and the `hubgeo-fuzz` runner used by `make fuzz`.
+        .target(name: "HubGeoFuzzKit", dependencies: ["HubGeo"]),
+        .executableTarget(name: "hubgeo-fuzz", dependencies: ["HubGeoFuzzKit"], path: "Sources/HubGeoFuzz"),
+        // The same targets under libFuzzer (-sanitize=fuzzer -DHUBGEO_LIBFUZZER); else a reproducer.
+        .executableTarget(name: "hubgeo-libfuzzer", dependencies: ["HubGeoFuzzKit"], path: "Sources/HubGeoLibFuzzer"),
         .testTarget(
             name: "HubGeoTests",
-            dependencies: ["HubGeo", "hubgeo"],
+            dependencies: ["HubGeo", "hubgeo", "HubGeoFuzzKit"],
             exclude: ["Fixtures", "Support/loopback_server.py"]),
     ],
     swiftLanguageModes: [.v6]

@@ -6,10 +6,16 @@ public struct DocumentReader: Sendable {
     public typealias RemoteFetch = @Sendable (URL) throws -> Data?
 
     private let remoteFetch: RemoteFetch?
+    /// Files on disk larger than this are refused before they are read (the same limit as
+    /// the HTTP client's default body limit: real Photo Club Hub files are well under 1 MiB).
+    public let maxFileBytes: Int
+
+    public static let defaultMaxFileBytes = 20 * 1024 * 1024
 
     /// - Parameter remoteFetch: how to fetch http(s) documents; nil refuses remote documents.
-    public init(remoteFetch: RemoteFetch?) {
+    public init(remoteFetch: RemoteFetch?, maxFileBytes: Int = DocumentReader.defaultMaxFileBytes) {
         self.remoteFetch = remoteFetch
+        self.maxFileBytes = maxFileBytes
     }
 
     /// The document's bytes, or nil when it does not exist.
@@ -19,6 +25,9 @@ public struct DocumentReader: Sendable {
             return EmbeddedData.file(named: name)
         case .file(let url):
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > maxFileBytes {
+                throw LoadError.unreadable(file: location.description, reason: "the file is \(size) bytes, more than the limit of \(maxFileBytes) bytes for a Photo Club Hub file")
+            }
             do {
                 return try Data(contentsOf: url)
             } catch {

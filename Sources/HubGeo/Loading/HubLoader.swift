@@ -7,6 +7,9 @@ import Foundation
 /// Rules: malformed JSON, a file of the wrong shape, an include cycle or a missing include
 /// fail the whole load (the data set would silently be incomplete otherwise). One unusable
 /// organization, remark or member is skipped with a warning that names the file and JSON path.
+///
+/// `inspect` applies the same rules for `hubgeo validate`, but goes on after every problem
+/// and reports each one as an error diagnostic instead of throwing.
 public struct HubLoader: Sendable {
     private let reader: DocumentReader
 
@@ -18,21 +21,75 @@ public struct HubLoader: Sendable {
     /// `root_.level1.json` or `root.level1.json`, or a URL), plus `level2Files` given explicitly.
     public func load(root: DocumentLocation, level2Files explicitLevel2: [DocumentLocation] = []) throws -> HubData {
         let rootFile = try resolveRoot(root)
-        var state = TreeState()
+        var state = TreeState(validating: false)
         try loadLevel1(rootFile, ifMissing: nil, includedFrom: [], into: &state)
-        guard !state.organizations.isEmpty else { throw LoadError.noOrganizations(root: rootFile.description) }
+        guard !state.organizations.isEmpty else {
+            guard state.diagnostics.isEmpty else {
+                throw LoadError.noUsableOrganizations(root: rootFile.description, problems: state.diagnostics.sorted().map(\.description))
+            }
+            throw LoadError.noOrganizations(root: rootFile.description)
+        }
 
         var data = HubData(organizations: state.organizations, diagnostics: state.diagnostics,
                            level1Files: state.files.map(\.description), level2Files: [], orphanLevel2Files: [],
                            source: rootFile.description)
+        var level2 = Level2State(validating: false)
         try mergeLevel2Files(into: &data, level1Locations: state.files, explicit: explicitLevel2,
-                             declaredIn: state.declaringFile)
+                             declaredIn: state.declaringFile, state: &level2)
         data.diagnostics.sort()
         return data
     }
 
+    /// A parsed document met while inspecting a tree.
+    struct ParsedDocument {
+        var location: DocumentLocation
+        var kind: DocumentKind
+        var json: JSONValue
+    }
+
+    /// What `inspect` found: the data as an import would see it, every document parsed,
+    /// and every problem as a diagnostic (skipped records and fatal problems are errors).
+    struct Inspection {
+        var data: HubData
+        var documents: [ParsedDocument]
+        var entryLocations: [OrganizationIdentity: (file: String, location: Level1Document.EntryLocation)]
+        var consumedLevel2: Set<DocumentLocation>
+    }
+
+    /// Reads a tree like `load`, but never throws: each problem becomes an error diagnostic
+    /// and reading goes on. `matchLevel2: false` reads the Level 1 files only.
+    func inspect(root: DocumentLocation, level2Files explicitLevel2: [DocumentLocation] = [], matchLevel2: Bool = true) -> Inspection {
+        var state = TreeState(validating: true)
+        var data = HubData(organizations: [], diagnostics: [], level1Files: [], level2Files: [], orphanLevel2Files: [],
+                           source: root.description)
+        var level2 = Level2State(validating: true)
+        do {
+            let rootFile = try resolveRoot(root)
+            data.source = rootFile.description
+            try loadLevel1(rootFile, ifMissing: nil, includedFrom: [], into: &state)
+            if state.organizations.isEmpty && !state.files.isEmpty {
+                let problems = state.diagnostics.map(\.description)
+                state.diagnostics.append((problems.isEmpty ? LoadError.noOrganizations(root: rootFile.description)
+                    : .noUsableOrganizations(root: rootFile.description, problems: problems)).diagnostic)
+            }
+            data.organizations = state.organizations
+            data.level1Files = state.files.map(\.description)
+            data.diagnostics = state.diagnostics
+            if matchLevel2 {
+                try mergeLevel2Files(into: &data, level1Locations: state.files, explicit: explicitLevel2,
+                                     declaredIn: state.declaringFile, state: &level2)
+            }
+        } catch {
+            data.diagnostics.append((error as? LoadError)?.diagnostic
+                ?? Diagnostic(severity: .error, file: root.description, jsonPath: "", message: error.localizedDescription))
+        }
+        data.diagnostics.sort()
+        return Inspection(data: data, documents: state.documents + level2.documents, entryLocations: state.entryLocations,
+                          consumedLevel2: level2.consumed)
+    }
+
     /// A folder stands for the Level 1 root inside it.
-    private func resolveRoot(_ root: DocumentLocation) throws -> DocumentLocation {
+    func resolveRoot(_ root: DocumentLocation) throws -> DocumentLocation {
         guard case .file(let url) = root else { return root }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -47,31 +104,52 @@ public struct HubLoader: Sendable {
     }
 
     private struct TreeState {
+        var validating: Bool
         var files: [DocumentLocation] = []
         var organizations: [Organization] = []
         var index: [OrganizationIdentity: Int] = [:]
         var declaringFile: [OrganizationIdentity: DocumentLocation] = [:]
         var diagnostics: [Diagnostic] = []
+        var documents: [ParsedDocument] = []
+        var entryLocations: [OrganizationIdentity: (file: String, location: Level1Document.EntryLocation)] = [:]
+
+        var skipSeverity: Diagnostic.Severity { validating ? .error : .warning }
+
+        /// Throws `error` for an import; records it and lets reading go on when validating.
+        mutating func fail(_ error: Error) throws {
+            guard validating else { throw error }
+            diagnostics.append((error as? LoadError)?.diagnostic
+                ?? Diagnostic(severity: .error, file: "", jsonPath: "", message: error.localizedDescription))
+        }
     }
 
     /// Reads one Level 1 file and, depth first, the files it includes. `ifMissing` is the
     /// error to throw when the file does not exist.
     private func loadLevel1(_ location: DocumentLocation, ifMissing: LoadError?, includedFrom chain: [DocumentLocation],
                             into state: inout TreeState) throws {
-        let json = try parse(location, missing: ifMissing)
-        let document = try Level1Document(json: json, file: location.description)
+        let document: Level1Document
+        do {
+            let json = try parse(location, missing: ifMissing)
+            if state.validating { state.documents.append(ParsedDocument(location: location, kind: .level1, json: json)) }
+            document = try Level1Document(json: json, file: location.description, skipSeverity: state.skipSeverity)
+        } catch {
+            try state.fail(error)
+            return
+        }
         state.files.append(location)
         state.diagnostics += document.diagnostics
 
-        for organization in document.organizations {
+        for (organization, entry) in zip(document.organizations, document.entryLocations) {
             if let first = state.index[organization.identity] {
+                let firstPlace = state.entryLocations[organization.identity].map { "\($0.file)\($0.location.line.map { ":\($0)" } ?? ""): \($0.location.jsonPath)" }
                 state.diagnostics.append(Diagnostic(
-                    severity: .warning, file: location.description, jsonPath: "",
-                    message: "\(organization.type.rawValue) \(organization.identity) is declared again; the first declaration (\(state.organizations[first].level1Source)) is kept"))
+                    severity: state.skipSeverity, file: location.description, jsonPath: entry.jsonPath, line: entry.line,
+                    message: "\(organization.type.rawValue) \(organization.identity) is declared again; the first declaration (\(firstPlace ?? state.organizations[first].level1Source)) is kept"))
                 continue
             }
             state.index[organization.identity] = state.organizations.count
             state.declaringFile[organization.identity] = location
+            state.entryLocations[organization.identity] = (location.description, entry)
             state.organizations.append(organization)
         }
 
@@ -79,7 +157,11 @@ public struct HubLoader: Sendable {
         for include in document.includes {
             let target = location.resolvingInclude(include.reference)
             if let start = path.firstIndex(of: target) {
-                throw LoadError.includeCycle(chain: (path[start...] + [target]).map(\.description))
+                let cycle = LoadError.includeCycle(chain: (path[start...] + [target]).map(\.description))
+                guard state.validating else { throw cycle }
+                state.diagnostics.append(Diagnostic(severity: .error, file: location.description, jsonPath: include.jsonPath,
+                                                    line: include.line, message: cycle.localizedDescription))
+                continue
             }
             if state.files.contains(target) { continue }  // reached before through another include
             let missing = LoadError.missingInclude(include: target.description, includedFrom: location.description,
@@ -89,13 +171,14 @@ public struct HubLoader: Sendable {
     }
 
     private struct Level2State {
+        var validating: Bool
         var index: [OrganizationIdentity: Int] = [:]
         var consumed: Set<DocumentLocation> = []
+        var documents: [ParsedDocument] = []
     }
 
     private func mergeLevel2Files(into data: inout HubData, level1Locations: [DocumentLocation], explicit: [DocumentLocation],
-                                  declaredIn: [OrganizationIdentity: DocumentLocation]) throws {
-        var state = Level2State()
+                                  declaredIn: [OrganizationIdentity: DocumentLocation], state: inout Level2State) throws {
         for (position, organization) in data.organizations.enumerated() { state.index[organization.identity] = position }
 
         for organization in data.organizations where organization.type == .club {
@@ -119,17 +202,29 @@ public struct HubLoader: Sendable {
     /// led to the file (nil for files given explicitly or found lying around).
     private func apply(_ location: DocumentLocation, expected: OrganizationIdentity?, to data: inout HubData,
                        state: inout Level2State) throws {
-        guard let json = try parseIfPresent(location) else {
-            if expected == nil { throw LoadError.unreadable(file: location.description, reason: "no such file") }
+        let skipSeverity: Diagnostic.Severity = state.validating ? .error : .warning
+        let json: JSONValue
+        do {
+            guard let parsed = try parseIfPresent(location) else {
+                if expected == nil { throw LoadError.unreadable(file: location.description, reason: "no such file") }
+                return
+            }
+            json = parsed
+        } catch {
+            guard state.validating else { throw error }
+            state.consumed.insert(location)
+            data.diagnostics.append((error as? LoadError)?.diagnostic
+                ?? Diagnostic(severity: .error, file: location.description, jsonPath: "", message: error.localizedDescription))
             return
         }
         state.consumed.insert(location)
+        if state.validating { state.documents.append(ParsedDocument(location: location, kind: .level2, json: json)) }
         let document: Level2Document
         do {
-            document = try Level2Document(json: json, file: location.description)
+            document = try Level2Document(json: json, file: location.description, skipSeverity: skipSeverity)
         } catch {
             guard case .invalidDocument(let file, let path, let reason) = error else { throw error }
-            data.diagnostics.append(Diagnostic(severity: .warning, file: file, jsonPath: path,
+            data.diagnostics.append(Diagnostic(severity: skipSeverity, file: file, jsonPath: path,
                                                message: "\(reason); Level 2 file ignored"))
             return
         }
@@ -137,13 +232,13 @@ public struct HubLoader: Sendable {
         let identity = document.club.identity
         guard let position = state.index[identity], data.organizations[position].type == .club else {
             data.orphanLevel2Files.append(location.description)
-            data.diagnostics.append(Diagnostic(severity: .warning, file: location.description, jsonPath: "club.idPlus",
-                                               message: orphanMessage(identity, expected: expected)))
+            data.diagnostics.append(Diagnostic(severity: skipSeverity, file: location.description, jsonPath: "club.idPlus",
+                                               message: orphanMessage(identity, expected: expected, known: state.index.keys)))
             return
         }
         guard !data.organizations[position].hasLevel2 else {
             data.diagnostics.append(Diagnostic(
-                severity: .warning, file: location.description, jsonPath: "club.idPlus",
+                severity: skipSeverity, file: location.description, jsonPath: "club.idPlus",
                 message: "club \(identity) already has Level 2 data from \(data.organizations[position].level2Source ?? "?"); file ignored"))
             return
         }
@@ -151,10 +246,15 @@ public struct HubLoader: Sendable {
         data.level2Files.append(location.description)
     }
 
-    private func orphanMessage(_ identity: OrganizationIdentity, expected: OrganizationIdentity?) -> String {
+    private func orphanMessage(_ identity: OrganizationIdentity, expected: OrganizationIdentity?,
+                               known: some Sequence<OrganizationIdentity>) -> String {
         if let expected {
             let hint = Self.normalized(expected) == Self.normalized(identity) ? " (they differ only by case or spaces)" : ""
             return "club \(identity) does not match the Level 1 club \(expected) whose nickName names this file\(hint); Level 2 data not applied"
+        }
+        let key = Self.normalized(identity)
+        if let nearMiss = known.first(where: { Self.normalized($0) == key }) {
+            return "orphan: club \(identity) is in no Level 1 file; Level 1 has \(nearMiss), which differs only by case or spaces; Level 2 data not applied"
         }
         return "orphan: club \(identity) is in no Level 1 file; Level 2 data not applied"
     }

@@ -46,7 +46,7 @@ struct JSONCursor {
 
     func requiredMember(_ key: String) throws(Problem) -> JSONCursor {
         _ = try objectMembers()
-        guard let member = member(key) else { throw JSONCursor(value, path: childPath(key), line: line).problem("is missing") }
+        guard let member = member(key) else { throw JSONCursor(value, path: childPath(key), line: line).problem("required key \"\(key)\" is missing") }
         return member
     }
 
@@ -56,13 +56,23 @@ struct JSONCursor {
     }
 
     func number() throws(Problem) -> Double {
-        guard case .number(let number) = value else { throw problem("expected a number, found \(value.kindDescription)") }
+        guard case .number(let number) = value else { throw problem("expected a number, found \(value.kindDescription)\(Self.quotedHint(value))") }
         return number
     }
 
     func bool() throws(Problem) -> Bool {
-        guard case .bool(let bool) = value else { throw problem("expected true or false, found \(value.kindDescription)") }
+        guard case .bool(let bool) = value else { throw problem("expected true or false, found \(value.kindDescription)\(Self.quotedHint(value))") }
         return bool
+    }
+
+    /// " (\"51.4\" is quoted: write 51.4 without quotes)" when a number or boolean was written as a string.
+    static func quotedHint(_ value: JSONValue) -> String {
+        guard case .string(let text) = value else { return "" }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let isNumber = (try? JSONParser().parse(Data(trimmed.utf8))).map { if case .number = $0 { true } else { false } } ?? false
+        guard isNumber || trimmed == "true" || trimmed == "false" else { return "" }
+        guard trimmed.count <= 40 else { return " (a quoted number: write it without quotes)" }
+        return " (\"\(text)\" is quoted: write \(trimmed) without quotes)"
     }
 
     /// A mandatory, non-blank string member.

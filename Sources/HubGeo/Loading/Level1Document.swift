@@ -3,15 +3,25 @@ struct Level1Document {
     struct Include {
         var reference: String
         var jsonPath: String
+        var line: Int?
+    }
+
+    /// Where an organization entry sits in the file.
+    struct EntryLocation: Hashable, Sendable {
+        var jsonPath: String
+        var line: Int?
     }
 
     var includes: [Include] = []
     var organizations: [Organization] = []
+    /// The place of each entry of `organizations`, in the same order.
+    var entryLocations: [EntryLocation] = []
     var diagnostics: [Diagnostic] = []
 
     /// Reads a Level 1 document. A file whose overall shape is wrong throws;
-    /// an unusable organization entry is skipped with a warning.
-    init(json: JSONValue, file: String) throws(LoadError) {
+    /// an unusable organization entry is skipped with a diagnostic of severity `skipSeverity`
+    /// (a warning for an import, an error for `validate`).
+    init(json: JSONValue, file: String, skipSeverity: Diagnostic.Severity = .warning) throws(LoadError) {
         let root = JSONCursor(json)
         guard case .object = json else {
             throw .invalidDocument(file: file, jsonPath: "", reason: "a Level 1 file must be a JSON object, found \(json.kindDescription)")
@@ -25,7 +35,7 @@ struct Level1Document {
                 guard case .string(let reference) = value, !reference.isEmpty else {
                     throw .invalidDocument(file: file, jsonPath: path, reason: "expected a URL string, found \(value.kindDescription)")
                 }
-                self.includes.append(Include(reference: reference, jsonPath: path))
+                self.includes.append(Include(reference: reference, jsonPath: path, line: includes.line))
             }
         }
         for type in OrganizationType.allCases {
@@ -37,12 +47,21 @@ struct Level1Document {
                 do throws(JSONCursor.Problem) {
                     let (record, warnings) = try OrganizationRecord.read(entry)
                     organizations.append(record.organization(type: type, source: file))
-                    diagnostics += warnings.map { Diagnostic(severity: .warning, file: file, jsonPath: $0.path, line: $0.line, message: $0.message) }
+                    entryLocations.append(EntryLocation(jsonPath: entry.path, line: entry.firstMemberLine))
+                    diagnostics += warnings.map { Diagnostic(severity: skipSeverity, file: file, jsonPath: $0.path, line: $0.line, message: $0.message) }
                 } catch {
-                    diagnostics.append(Diagnostic(severity: .warning, file: file, jsonPath: error.path, line: error.line,
+                    diagnostics.append(Diagnostic(severity: skipSeverity, file: file, jsonPath: error.path, line: error.line ?? entry.firstMemberLine,
                                                   message: "\(error.message); \(type.rawValue) at \(entry.path) skipped"))
                 }
             }
         }
+    }
+}
+
+extension JSONCursor {
+    /// The line of an object's first member (array elements carry no line of their own).
+    var firstMemberLine: Int? {
+        if case .object(let members) = value, let first = members.first { return first.line }
+        return line
     }
 }

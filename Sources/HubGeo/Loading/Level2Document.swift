@@ -5,7 +5,7 @@ struct Level2Document {
     var diagnostics: [Diagnostic] = []
 
     /// Reads a Level 2 document; throws a diagnostic when its `club` record is unusable.
-    init(json: JSONValue, file: String) throws(LoadError) {
+    init(json: JSONValue, file: String, skipSeverity: Diagnostic.Severity = .warning) throws(LoadError) {
         guard case .object = json else {
             throw .invalidDocument(file: file, jsonPath: "", reason: "a Level 2 file must be a JSON object, found \(json.kindDescription)")
         }
@@ -13,7 +13,7 @@ struct Level2Document {
         do throws(JSONCursor.Problem) {
             let (club, warnings) = try OrganizationRecord.read(try root.requiredMember("club"))
             self.club = club
-            diagnostics += warnings.map { Diagnostic(severity: .warning, file: file, jsonPath: $0.path, line: $0.line, message: $0.message) }
+            diagnostics += warnings.map { Diagnostic(severity: skipSeverity, file: file, jsonPath: $0.path, line: $0.line, message: $0.message) }
         } catch {
             throw .invalidDocument(file: file, jsonPath: error.path, reason: error.message)
         }
@@ -25,7 +25,7 @@ struct Level2Document {
             do throws(JSONCursor.Problem) {
                 self.members.append(try Self.readMember(entry))
             } catch {
-                diagnostics.append(Diagnostic(severity: .warning, file: file, jsonPath: error.path, line: error.line,
+                diagnostics.append(Diagnostic(severity: skipSeverity, file: file, jsonPath: error.path, line: error.line ?? entry.firstMemberLine,
                                               message: "\(error.message); member skipped"))
             }
         }

@@ -23,6 +23,9 @@ public struct JSONParser {
         return try bytes.withUnsafeBufferPointer { (buffer) throws(SyntaxError) -> JSONValue in
             var reader = Reader(bytes: buffer, maxDepth: maxDepth)
             if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { reader.position = 3 }
+            if buffer.starts(with: [0xFF, 0xFE]) || buffer.starts(with: [0xFE, 0xFF]) {
+                throw reader.error("the document is UTF-16 (it starts with a UTF-16 byte order mark); JSON files must be UTF-8")
+            }
             reader.skipWhitespace()
             let value = try reader.parseValue(depth: 0)
             reader.skipWhitespace()
@@ -161,6 +164,7 @@ private struct Reader {
     mutating func parseNumber() throws(JSONParser.SyntaxError) -> Double {
         let start = position
         if current == UInt8(ascii: "-") { position += 1 }
+        if current == UInt8(ascii: "I") || current == UInt8(ascii: "N") { throw error("NaN and Infinity are not JSON numbers") }
         guard let first = current, isDigit(first) else { throw error("a number needs digits after '-'") }
         if first == UInt8(ascii: "0") {
             position += 1

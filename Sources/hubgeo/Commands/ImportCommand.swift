@@ -26,7 +26,7 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
-        let loader = HubLoader(reader: .standard)
+        let loader = HubLoader(reader: .standard(configuration: HTTPSettings.configuration()))
         let root: DocumentLocation = source.map(DocumentLocation.init(argument:)) ?? .embedded(EmbeddedData.rootName)
         let data = try loader.load(root: root, level2Files: level2Files.map(DocumentLocation.init(argument:)))
         for diagnostic in data.diagnostics { Console.note(diagnostic.description) }

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import HubGeo
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check Level 0, 1 and 2 files and say exactly what is wrong (the database is not touched).",
+        discussion: """
+            Each INPUT is a Level 0, Level 1 (with its include tree) or Level 2 file, a folder, or an http(s) URL; \
+            default: the data built into hubgeo. A folder is checked as its root_.level1.json (or root.level1.json) \
+            tree with its Level 2 files, plus every other *.level0/1/2.json file in it that the tree does not reach.
+            Errors are what makes an import fail or skip something; warnings are doubtful content an import \
+            accepts. Output: file:line: JSON path: error|warning: message, sorted, then a summary.
+            Exit status: 0 when there is no error (--strict: no warning either), 1 otherwise.
+            """)
+
+    @Argument(help: "Files, folders or URLs to check.")
+    var inputs: [String] = []
+
+    @Flag(help: "Fail (exit 1) on warnings too.")
+    var strict = false
+
+    @Option(help: "Output format: text or json.")
+    var format: ValidateFormat = .text
+
+    @Option(name: .customLong("level0"), help: ArgumentHelp(
+        "The Level 0 file with the known languages and expertises.",
+        discussion: "Default: root.level0.json next to each Level 1 root, else the one built into hubgeo.",
+        valueName: "path|url"))
+    var level0: String?
+
+    func run() throws {
+        let validator = Validator(reader: .standard(configuration: HTTPSettings.configuration()),
+                                  level0: level0.map(DocumentLocation.init(argument:)))
+        let locations = inputs.isEmpty ? [DocumentLocation.embedded(EmbeddedData.rootName)] : inputs.map(DocumentLocation.init(argument:))
+        let report = validator.validate(locations)
+        switch format {
+        case .text:
+            for diagnostic in report.diagnostics { Console.print(diagnostic.description) }
+            Console.print(report.summary)
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let output = ValidateJSON(report: report, strict: strict)
+            Console.print(String(decoding: try encoder.encode(output), as: UTF8.self))
+        }
+        if report.failed(strict: strict) { throw ExitCode(1) }
+    }
+}
+
+enum ValidateFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+}
+
+/// `validate --format json`: the report plus the counts and the verdict.
+private struct ValidateJSON: Encodable {
+    var files: [String]
+    var level0: [String]
+    var organizations: Int
+    var errors: Int
+    var warnings: Int
+    var passed: Bool
+    var diagnostics: [Diagnostic]
+
+    init(report: ValidationReport, strict: Bool) {
+        files = report.files
+        level0 = report.level0Sources
+        organizations = report.organizations
+        errors = report.errorCount
+        warnings = report.warningCount
+        passed = !report.failed(strict: strict)
+        diagnostics = report.diagnostics
+    }
+}
