@@ -7,9 +7,7 @@ extension OrganizationStore {
     /// (split at the antimeridian, widened to all longitudes around a pole); the exact
     /// distance is computed for the candidates only.
     public func near(_ center: GeoPoint, radiusMeters: Double, filter: OrganizationFilter = .init()) throws -> [PlaceMatch] {
-        try pool.read { db in
-            try near(center, radiusMeters: radiusMeters, filter: filter, db: db)
-        }
+        try matches(.near(center, radiusMeters: radiusMeters), filter: filter, order: .distance)
     }
 
     /// The `count` organizations nearest to `center`, whatever their distance: searches
@@ -18,15 +16,14 @@ extension OrganizationStore {
         let wanted = count + filter.offset
         var pageFilter = filter
         pageFilter.limit = count
-        return try pool.read { db in
-            var radius = 25_000.0
-            while true {
-                let found = try self.count(near: center, radiusMeters: radius, type: filter.type, db: db)
-                if found >= wanted || radius >= Self.farthestDistance {
-                    return try near(center, radiusMeters: radius, filter: pageFilter, db: db)
-                }
-                radius = min(radius * 4, Self.farthestDistance)
+        let typeOnly = OrganizationFilter(type: filter.type)
+        var radius = 25_000.0
+        while true {
+            let found = try self.count(.near(center, radiusMeters: radius), filter: typeOnly)
+            if found >= wanted || radius >= Self.farthestDistance {
+                return try near(center, radiusMeters: radius, filter: pageFilter)
             }
+            radius = min(radius * 4, Self.farthestDistance)
         }
     }
 
@@ -34,45 +31,17 @@ extension OrganizationStore {
     /// A box whose west edge lies east of its east edge crosses the antimeridian.
     public func within(west: Double, south: Double, east: Double, north: Double,
                        filter: OrganizationFilter = .init()) throws -> [PlaceMatch] {
-        let boxes = try SearchBoxes.splitting(west: west, south: south, east: east, north: north)
-        return try pool.read { db in
-            let candidates = Self.candidateSQL(boxes: boxes)
-            var sql = "SELECT \(OrganizationRow.columns) FROM organization o WHERE o.id IN (\(candidates.sql))"
-            var arguments = candidates.arguments
-            // The index holds float32 boxes: confirm against the exact coordinates.
-            let exact = boxes.map { _ in "(o.longitude BETWEEN ? AND ? AND o.latitude BETWEEN ? AND ?)" }
-            sql += " AND (\(exact.joined(separator: " OR ")))"
-            for box in boxes {
-                arguments += [box.minLongitude, box.maxLongitude, box.minLatitude, box.maxLatitude]
-            }
-            Self.appendType(filter.type, to: &sql, arguments: &arguments)
-            sql += " ORDER BY o.full_name, o.town"
-            Self.appendPage(filter, to: &sql, arguments: &arguments)
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map {
-                try Self.localized(PlaceMatch(organization: try OrganizationRow.organization(from: $0, db: db, includeMembers: false)),
-                                   filter: filter, db: db)
-            }
-        }
+        try matches(.within(west: west, south: south, east: east, north: north), filter: filter, order: .name)
     }
 
     /// Organizations whose full name, nickname or town contains `text`, ignoring case and accents.
     public func search(_ text: String, filter: OrganizationFilter = .init()) throws -> [PlaceMatch] {
-        try pool.read { db in
-            var sql = "SELECT \(OrganizationRow.columns) FROM organization o WHERE instr(o.search_key, ?) > 0"
-            var arguments: [(any DatabaseValueConvertible)?] = [text.searchFolded]
-            Self.appendType(filter.type, to: &sql, arguments: &arguments)
-            sql += " ORDER BY o.full_name, o.town"
-            Self.appendPage(filter, to: &sql, arguments: &arguments)
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map {
-                try Self.localized(PlaceMatch(organization: try OrganizationRow.organization(from: $0, db: db, includeMembers: false)),
-                                   filter: filter, db: db)
-            }
-        }
+        try matches(.search(text), filter: filter, order: .name)
     }
 
     /// All organizations, by name.
     public func all(filter: OrganizationFilter = .init()) throws -> [PlaceMatch] {
-        try search("", filter: filter)
+        try matches(.all, filter: filter, order: .name)
     }
 
     /// The one organization that `name` designates: its nickname, its full name or its stable id
@@ -137,34 +106,16 @@ extension OrganizationStore {
     /// Half the length of a meridian: no two points on Earth are farther apart.
     static let farthestDistance = 20_003_931.5
 
-    private func near(_ center: GeoPoint, radiusMeters: Double, filter: OrganizationFilter, db: Database) throws -> [PlaceMatch] {
-        let boxes = SearchBoxes.covering(center: center, radiusMeters: radiusMeters)
-        let candidates = Self.candidateSQL(boxes: boxes)
-        var sql = """
-            SELECT * FROM (
-                SELECT \(OrganizationRow.columns),
-                       ST_Distance(o.geom, MakePoint(?, ?, 4326), 1) AS distance
-                FROM organization o WHERE o.id IN (\(candidates.sql))
-            """
-        var arguments: [(any DatabaseValueConvertible)?] = [center.longitude, center.latitude] + candidates.arguments
-        Self.appendType(filter.type, to: &sql, arguments: &arguments)
-        sql += ") AS o WHERE distance <= ? ORDER BY distance, full_name"
-        arguments.append(radiusMeters)
-        Self.appendPage(filter, to: &sql, arguments: &arguments)
-        return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map {
-            try Self.localized(PlaceMatch(organization: try OrganizationRow.organization(from: $0, db: db, includeMembers: false),
-                                          distanceMeters: $0["distance"]), filter: filter, db: db)
+    /// The organizations `selection` picks, in `order`, paged by `filter`.
+    func matches(_ selection: OrganizationSelection, filter: OrganizationFilter, order: SelectionOrder) throws -> [PlaceMatch] {
+        let (sql, arguments) = try Self.selectionSQL(selection, filter: filter, order: order)
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+                let organization = try OrganizationRow.organization(from: row, db: db, includeMembers: false)
+                return try Self.localized(PlaceMatch(organization: organization, distanceMeters: row["match_distance"]),
+                                          filter: filter, db: db)
+            }
         }
-    }
-
-    private func count(near center: GeoPoint, radiusMeters: Double, type: OrganizationType?, db: Database) throws -> Int {
-        let candidates = Self.candidateSQL(boxes: SearchBoxes.covering(center: center, radiusMeters: radiusMeters))
-        var sql = "SELECT count(*) FROM organization o WHERE o.id IN (\(candidates.sql))"
-        var arguments = candidates.arguments
-        Self.appendType(type, to: &sql, arguments: &arguments)
-        sql += " AND ST_Distance(o.geom, MakePoint(?, ?, 4326), 1) <= ?"
-        arguments += [center.longitude, center.latitude, radiusMeters]
-        return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
     }
 
     /// A subquery of the ids whose index box meets any of `boxes`.
@@ -177,16 +128,5 @@ extension OrganizationStore {
             arguments += [box.minLongitude, box.maxLongitude, box.minLatitude, box.maxLatitude]
         }
         return (parts.isEmpty ? "SELECT NULL WHERE 0" : parts.joined(separator: " UNION ALL "), arguments)
-    }
-
-    static func appendType(_ type: OrganizationType?, to sql: inout String, arguments: inout [(any DatabaseValueConvertible)?]) {
-        guard let type else { return }
-        sql += " AND o.type = ?"
-        arguments.append(type.rawValue)
-    }
-
-    static func appendPage(_ filter: OrganizationFilter, to sql: inout String, arguments: inout [(any DatabaseValueConvertible)?]) {
-        sql += " LIMIT ? OFFSET ?"
-        arguments += [filter.limit ?? -1, filter.offset]
     }
 }

@@ -12,6 +12,16 @@ public enum OrganizationSelection: Sendable, Equatable {
     case search(String)
 }
 
+/// The order of a selection's results.
+enum SelectionOrder {
+    /// Nearest first (`near` only), then by name.
+    case distance
+    /// By full name, then town.
+    case name
+    /// By stable id: a deterministic order that needs no sort of whole rows when streaming.
+    case stableID
+}
+
 extension OrganizationStore {
     /// Calls `body` with each organization that `selection` and `filter` pick, one row at a
     /// time from a database cursor: memory does not grow with the number of organizations.
@@ -20,7 +30,7 @@ extension OrganizationStore {
     /// their distance. Members are not read.
     public func forEach(_ selection: OrganizationSelection, filter: OrganizationFilter = .init(),
                         body: (PlaceMatch) throws -> Void) throws {
-        let (sql, arguments) = try Self.streamingSQL(selection, filter: filter)
+        let (sql, arguments) = try Self.selectionSQL(selection, filter: filter, order: .stableID)
         try pool.read { db in
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
             while let row = try cursor.next() {
@@ -33,30 +43,31 @@ extension OrganizationStore {
 
     /// How many organizations `forEach` would visit.
     public func count(_ selection: OrganizationSelection, filter: OrganizationFilter = .init()) throws -> Int {
-        let (sql, arguments) = try Self.matchSQL(selection, filter: filter)
+        let (sql, arguments) = try Self.matchSQL(selection, filter: filter, order: .stableID)
         return try pool.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: StatementArguments(arguments)) ?? 0
         }
     }
 
     /// The full rows, in the order of the matching ids. The id subquery has a LIMIT, so SQLite
-    /// cannot flatten it into the join: it sorts (id, stable id) pairs only, or none at all
-    /// when it walks the stable id index.
-    static func streamingSQL(_ selection: OrganizationSelection, filter: OrganizationFilter) throws
+    /// cannot flatten it into the join, and the CROSS JOIN keeps it the outer loop: only the
+    /// matches' small key columns are sorted, or none at all when it walks the stable id index.
+    static func selectionSQL(_ selection: OrganizationSelection, filter: OrganizationFilter, order: SelectionOrder) throws
         -> (sql: String, arguments: [(any DatabaseValueConvertible)?]) {
-        let (matches, arguments) = try matchSQL(selection, filter: filter)
+        let (matches, arguments) = try matchSQL(selection, filter: filter, order: order)
         return ("""
             SELECT \(OrganizationRow.columns), m.match_distance
             FROM (\(matches)) AS m CROSS JOIN organization o ON o.id = m.match_id
             """, arguments)
     }
 
-    /// `match_id`, `match_key` (stable id) and `match_distance` (near only) of the matches,
-    /// by stable id, paged by `filter`.
-    static func matchSQL(_ selection: OrganizationSelection, filter: OrganizationFilter) throws
+    /// `match_id`, `match_key` (stable id or name) and `match_distance` (near only) of the
+    /// matches, in `order`, paged by `filter`.
+    static func matchSQL(_ selection: OrganizationSelection, filter: OrganizationFilter, order: SelectionOrder) throws
         -> (sql: String, arguments: [(any DatabaseValueConvertible)?]) {
         var sql: String
         var arguments: [(any DatabaseValueConvertible)?] = []
+        let key = order == .stableID ? "o.stable_id" : "o.full_name || char(31) || o.town"
         // `+o.type` keeps SQLite from using the type index, so that it can walk the stable id
         // index in order instead of sorting.
         func appendType() {
@@ -67,11 +78,11 @@ extension OrganizationStore {
         }
         switch selection {
         case .all:
-            sql = "SELECT o.id AS match_id, o.stable_id AS match_key, NULL AS match_distance FROM organization o WHERE 1"
+            sql = "SELECT o.id AS match_id, \(key) AS match_key, NULL AS match_distance FROM organization o WHERE 1"
             appendType()
         case .search(let text):
             sql = """
-                SELECT o.id AS match_id, o.stable_id AS match_key, NULL AS match_distance
+                SELECT o.id AS match_id, \(key) AS match_key, NULL AS match_distance
                 FROM organization o WHERE instr(o.search_key, ?) > 0
                 """
             arguments.append(text.searchFolded)
@@ -80,7 +91,7 @@ extension OrganizationStore {
             let boxes = try SearchBoxes.splitting(west: west, south: south, east: east, north: north)
             let candidates = candidateSQL(boxes: boxes)
             sql = """
-                SELECT o.id AS match_id, o.stable_id AS match_key, NULL AS match_distance
+                SELECT o.id AS match_id, \(key) AS match_key, NULL AS match_distance
                 FROM organization o WHERE o.id IN (\(candidates.sql))
                 """
             arguments += candidates.arguments
@@ -95,7 +106,7 @@ extension OrganizationStore {
             let candidates = candidateSQL(boxes: SearchBoxes.covering(center: center, radiusMeters: radiusMeters))
             sql = """
                 SELECT match_id, match_key, match_distance FROM (
-                    SELECT o.id AS match_id, o.stable_id AS match_key,
+                    SELECT o.id AS match_id, \(key) AS match_key,
                            ST_Distance(o.geom, MakePoint(?, ?, 4326), 1) AS match_distance
                     FROM organization o WHERE o.id IN (\(candidates.sql))
                 """
@@ -104,7 +115,8 @@ extension OrganizationStore {
             sql += ") WHERE match_distance <= ?"
             arguments.append(radiusMeters)
         }
-        sql += " ORDER BY match_key LIMIT ? OFFSET ?"
+        sql += order == .distance ? " ORDER BY match_distance, match_key" : " ORDER BY match_key"
+        sql += " LIMIT ? OFFSET ?"
         arguments += [filter.limit ?? -1, filter.offset]
         return (sql, arguments)
     }
