@@ -46,8 +46,9 @@ test: test-deps kml-schema
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# Seeded mutation fuzzing of the JSON parser and the Level 0/1/2 readers (hubgeo-fuzz), seeded
-# with Data/ and the upstream fixtures, for FUZZ_SECONDS (or FUZZ_ITERATIONS inputs).
+# Seeded mutation fuzzing of the JSON parser, the Level 0/1/2 readers and the Nominatim answer
+# parser (hubgeo-fuzz), seeded with Data/, the upstream fixtures and real Nominatim answers,
+# for FUZZ_SECONDS (or FUZZ_ITERATIONS inputs).
 # A crash stops it with a non-zero status and leaves the input in fuzz-crash.bin.
 FUZZ_SECONDS    ?= 60
 FUZZ_ITERATIONS ?= 100000000
@@ -56,7 +57,7 @@ SWIFTFLAGS      ?=
 fuzz: deps
 	$(SWIFT) build $(SWIFTFLAGS) --product hubgeo-fuzz
 	$$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/hubgeo-fuzz --seconds $(FUZZ_SECONDS) --iterations $(FUZZ_ITERATIONS) \
-		--seed $(FUZZ_SEED) Data Tests/HubGeoTests/Fixtures/upstream
+		--seed $(FUZZ_SEED) Data Tests/HubGeoTests/Fixtures/upstream Tests/HubGeoTests/Fixtures/nominatim
 
 install: deps
 	$(SWIFT) build -c release --product hubgeo

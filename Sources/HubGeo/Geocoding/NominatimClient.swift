@@ -31,8 +31,9 @@ public final class NominatimClient {
     }
 
     /// The request URL for a point in a language:
-    /// `{endpoint}/reverse?lat&lon&format=jsonv2&zoom&addressdetails=1[&namedetails=1]&accept-language[&email]`.
-    public func url(for point: GeoPoint, language: String, nameDetails: Bool = true) -> URL {
+    /// `{endpoint}/reverse?lat&lon&format=jsonv2&zoom&addressdetails=1[&namedetails=1][&accept-language][&email]`.
+    /// A nil `language` sends none: Nominatim then answers with the local `name` tags.
+    public func url(for point: GeoPoint, language: String?, nameDetails: Bool = true) -> URL {
         var components = URLComponents(url: configuration.endpoint, resolvingAgainstBaseURL: false)!
         var path = components.path
         while path.hasSuffix("/") { path.removeLast() }
@@ -45,7 +46,7 @@ public final class NominatimClient {
             URLQueryItem(name: "addressdetails", value: "1"),
         ]
         if nameDetails { items.append(URLQueryItem(name: "namedetails", value: "1")) }
-        items.append(URLQueryItem(name: "accept-language", value: language))
+        if let language { items.append(URLQueryItem(name: "accept-language", value: language)) }
         if let email = configuration.email { items.append(URLQueryItem(name: "email", value: email)) }
         components.percentEncodedQueryItems = items.map {
             URLQueryItem(name: $0.name, value: $0.value?.addingPercentEncoding(withAllowedCharacters: Self.queryValueCharacters))
@@ -61,8 +62,8 @@ public final class NominatimClient {
     }
 
     /// One reverse lookup, with pacing and retries. Throws ``GeocodeError``; never crashes on
-    /// network faults or odd bodies.
-    public func reverse(_ point: GeoPoint, language: String, nameDetails: Bool = true) throws(GeocodeError) -> Answer {
+    /// network faults or odd bodies. A nil `language`: the places' local names.
+    public func reverse(_ point: GeoPoint, language: String?, nameDetails: Bool = true) throws(GeocodeError) -> Answer {
         let url = url(for: point, language: language, nameDetails: nameDetails)
         var attempt = 0
         while true {

@@ -33,6 +33,8 @@ public struct ReverseGeocodeResult: Sendable, Equatable {
     public var country: String?
     /// `address.country_code`, lower case.
     public var countryCode: String?
+    /// Every `address` member with a text value (`village`, `municipality`, `road`, ...), localized.
+    public var address: [String: String] = [:]
     /// The returned object's `addresstype` (`city`, `village`, `road`, ...).
     public var addressType: String?
     /// The returned object's localized `name`.
@@ -101,6 +103,11 @@ public enum NominatimResponseParser {
                 result.town = value
                 result.townKey = key
                 break
+            }
+        }
+        if case .object(let members) = address {
+            for member in members {  // the last of duplicate keys wins, as in `JSONValue[key]`
+                if let value = string(member.value) { result.address[member.key] = value }
             }
         }
         result.country = string(address["country"]).flatMap { $0.isEmpty ? nil : $0 }

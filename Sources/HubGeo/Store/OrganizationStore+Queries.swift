@@ -44,6 +44,14 @@ extension OrganizationStore {
         try matches(.all, filter: filter, order: .name)
     }
 
+    /// The ellipsoidal (WGS84) distance in metres between two points, as `near` measures it.
+    public func geodesicDistance(from a: GeoPoint, to b: GeoPoint) throws -> Double {
+        try pool.read { db in
+            try Double.fetchOne(db.cachedStatement(sql: "SELECT ST_Distance(MakePoint(?, ?, 4326), MakePoint(?, ?, 4326), 1)"),
+                                arguments: [a.longitude, a.latitude, b.longitude, b.latitude]) ?? 0
+        }
+    }
+
     /// The one organization that `name` designates: its nickname, its full name or its stable id
     /// (ignoring case and accents), or else the only one whose names contain it.
     public func organization(named name: String) throws -> Organization {

@@ -8,12 +8,16 @@ public struct ValidationReport: Sendable, Codable, Equatable {
     public var organizations: Int
     /// The Level 0 files whose languages and expertises were used for the checks.
     public var level0Sources: [String]
+    /// What `--geocode` did, when it ran.
+    public var townCheck: TownCheck.Summary?
 
-    public init(diagnostics: [Diagnostic], files: [String], organizations: Int, level0Sources: [String]) {
+    public init(diagnostics: [Diagnostic], files: [String], organizations: Int, level0Sources: [String],
+                townCheck: TownCheck.Summary? = nil) {
         self.diagnostics = diagnostics
         self.files = files
         self.organizations = organizations
         self.level0Sources = level0Sources
+        self.townCheck = townCheck
     }
 
     public var errorCount: Int { diagnostics.count { $0.severity == .error } }

@@ -36,11 +36,14 @@ public struct Validator: Sendable {
         var files: Set<String> = []
         var organizations = 0
         var level0Sources: Set<String> = []
+        var townCheck: TownCheck?
     }
 
-    /// Checks each input: a file, a folder, a URL or an embedded file.
-    public func validate(_ inputs: [DocumentLocation]) -> ValidationReport {
+    /// Checks each input: a file, a folder, a URL or an embedded file. With `townCheck`, each
+    /// Level 1 tree's declared towns are also compared with the geocoded places (see ``TownCheck``).
+    public func validate(_ inputs: [DocumentLocation], townCheck: TownCheck? = nil) -> ValidationReport {
         var result = Accumulator()
+        result.townCheck = townCheck
         let explicitCatalog = level0.map { loadCatalog($0, into: &result) } ?? nil
         for input in inputs {
             for target in plan(input, into: &result) {
@@ -48,7 +51,8 @@ public struct Validator: Sendable {
             }
         }
         return ValidationReport(diagnostics: result.diagnostics.sorted(), files: result.files.sorted(),
-                                organizations: result.organizations, level0Sources: result.level0Sources.sorted())
+                                organizations: result.organizations, level0Sources: result.level0Sources.sorted(),
+                                townCheck: townCheck?.summary)
     }
 
     /// Checks one document held in memory (its kind from `name`, else from its content), on its
@@ -189,6 +193,13 @@ public struct Validator: Sendable {
                 walked += walker.diagnostics
             }
             var diagnostics = inspection.data.diagnostics + coordinateChecks(inspection)
+            if let townCheck = result.townCheck, onlyFiles == nil {
+                diagnostics += townCheck.check(inspection.data.organizations.compactMap { organization in
+                    inspection.entryLocations[organization.identity].map {
+                        TownCheck.Subject(organization: organization, file: $0.file, entryPath: $0.location.jsonPath)
+                    }
+                })
+            }
             diagnostics = Self.merge(loader: diagnostics, walker: walked, documents: documents)
             var files = Set(inspection.documents.map(\.location.description)).union(diagnostics.map(\.file))
             if let onlyFiles {

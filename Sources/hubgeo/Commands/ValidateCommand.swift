@@ -12,6 +12,10 @@ struct ValidateCommand: ParsableCommand {
             tree with its Level 2 files, plus every other *.level0/1/2.json file in it that the tree does not reach.
             Errors are what makes an import fail or skip something; warnings are doubtful content an import \
             accepts. Output: file:line: JSON path: error|warning: message, sorted, then a summary.
+            With --geocode, each organization's declared town is also compared with the place Nominatim finds \
+            at its coordinates (local names, and the translations `hubgeo localize` cached): a town that matches \
+            no name of that place, or coordinates that point at no place, are warnings. Answers are cached in \
+            the database (--db) like those of `localize`; the organizations stored there are not touched.
             Exit status: 0 when there is no error (--strict: no warning either), 1 otherwise.
             """)
 
@@ -30,15 +34,29 @@ struct ValidateCommand: ParsableCommand {
         valueName: "path|url"))
     var level0: String?
 
+    @Flag(help: "Also check each declared town against the place geocoded at its coordinates (Nominatim, cached).")
+    var geocode = false
+
+    @Flag(help: "With --geocode: use cached answers only; no network.")
+    var offline = false
+
+    @OptionGroup var nominatim: NominatimOptions
+    @OptionGroup var database: DatabaseOptions
+
+    func validate() throws {
+        if offline && !geocode { throw ValidationError("--offline goes with --geocode") }
+    }
+
     func run() throws {
         let validator = Validator(reader: .standard(configuration: HTTPSettings.configuration()),
                                   level0: level0.map(DocumentLocation.init(argument:)))
         let locations = inputs.isEmpty ? [DocumentLocation.embedded(EmbeddedData.rootName)] : inputs.map(DocumentLocation.init(argument:))
-        let report = validator.validate(locations)
+        let report = validator.validate(locations, townCheck: try geocode ? townCheck() : nil)
         switch format {
         case .text:
             for diagnostic in report.diagnostics { Console.print(diagnostic.description) }
             Console.print(report.summary)
+            if let townCheck = report.townCheck { Console.print(townCheck.description) }
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -46,6 +64,28 @@ struct ValidateCommand: ParsableCommand {
             Console.print(String(decoding: try encoder.encode(output), as: UTF8.self))
         }
         if report.failed(strict: strict) { throw ExitCode(1) }
+    }
+
+    /// The `--geocode` check: the database's geocode cache plus, unless offline, the configured Nominatim.
+    private func townCheck() throws -> TownCheck {
+        let configuration = try nominatim.configuration()
+        if !offline && configuration.isPublicServer && configuration.contact == nil {
+            throw GeocodeError.contactRequired(configuration.endpoint)
+        }
+        let store = try OrganizationStore(path: database.resolvedPath)
+        let check = TownCheck(store: store, client: offline ? nil : NominatimClient(configuration: configuration),
+                              configuration: configuration)
+        if !offline {
+            Console.note("Checking towns with \(configuration.endpointKey) (zoom \(configuration.zoom), at most one request per "
+                + "\(ProgressDisplay.seconds(configuration.minimumInterval)) s; cached in \(store.path)).")
+        }
+        if isatty(2) == 1 {
+            check.progress = { done, total in
+                FileHandle.standardError.write(Data("\r\u{1B}[K town check: \(done)/\(total) points".utf8))
+                if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+            }
+        }
+        return check
     }
 }
 
@@ -59,6 +99,7 @@ private struct ValidateJSON: Encodable {
     var files: [String]
     var level0: [String]
     var organizations: Int
+    var townCheck: TownCheck.Summary?
     var errors: Int
     var warnings: Int
     var passed: Bool
@@ -68,6 +109,7 @@ private struct ValidateJSON: Encodable {
         files = report.files
         level0 = report.level0Sources
         organizations = report.organizations
+        townCheck = report.townCheck
         errors = report.errorCount
         warnings = report.warningCount
         passed = !report.failed(strict: strict)

@@ -8,6 +8,7 @@ struct FuzzSmokeTests {
     @Test func mutatedRealFilesDoNotCrashAnyTarget() throws {
         let names = ["fgWaalre.level2.json", "clubsNL03.level1.json", "root.level0.json", "museumsDE.level1.json"]
         let seeds = try names.map { try Data(contentsOf: TestPaths.data.appendingPathComponent($0)) }
+            + [Data(contentsOf: NominatimStandIn.standin.appendingPathComponent("brussel_nl.json"))]
         let statistics = FuzzRunner(seeds: seeds, seed: 42).run(iterations: 300, seconds: 20)
         #expect(statistics.inputs > 0)
         #expect(statistics.executions == statistics.inputs * FuzzTargets.all.count)

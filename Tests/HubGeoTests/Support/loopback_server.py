@@ -17,7 +17,8 @@ Routes, first match wins:
                               Rule mode, when any response of a path has
                               "when" or "times": each request takes the first
                               response whose "when" ({"param": "value"}; values
-                              equal as numbers when both are numbers) matches
+                              equal as numbers when both are numbers; "" also
+                              matches an absent parameter) matches
                               its query and that was used fewer than "times"
                               times (default: unlimited); when all matching
                               ones are used up, the last matching one repeats.
@@ -64,7 +65,7 @@ def remaining_lifetime():
 
 def param_matches(expected, actual):
     if actual is None:
-        return False
+        return expected == ""  # "" in "when": the parameter is absent (or empty)
     if str(expected) == actual:
         return True
     try:

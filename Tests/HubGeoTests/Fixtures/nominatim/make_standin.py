@@ -2,16 +2,20 @@
 """Builds standin/*.json and standin/routes.json from samples/ (real Nominatim 5.3.3 answers).
 
 Run from this directory: python3 make_standin.py. The stand-in answers /reverse by lat, lon and
-accept-language (zoom and namedetails are ignored):
+accept-language (zoom and namedetails are ignored); no accept-language asks for local names:
 
 - amsterdam, brussel, denhaag, eindhoven (de, en, fr, ja, nl): the real zoom-10 answer of that
   language plus the real `namedetails` of the nl namedetails sample (raw name tags do not depend
-  on the language; the returned object is the same city at zoom 10 and 14).
+  on the language; the returned object is the same city at zoom 10 and 14). Without
+  accept-language: the real zoom-10 "nolang" answer plus the same namedetails.
 - berlicum, waalre: nl is the real zoom-14 answer (the village); other languages are SYNTHESIZED
   from it by swapping in the country name of that language's real zoom-10 answer. No namedetails.
+  Without accept-language: the nl answer as it is (the real zoom-10 "nolang" answers of these
+  Dutch places carry the same names and country, "Nederland").
 - sea (54.0, 3.0): the real "Unable to geocode"; any language.
 - nowhere land (47.0, 10.0): the real answer (country only, Austria); en only.
-- any other point: eindhoven's answer of that language (so the embedded data can be replayed).
+- any other point: eindhoven's answer of that language, or without accept-language its "nolang"
+  answer (so the embedded data can be replayed).
 """
 import json
 import os
@@ -50,6 +54,10 @@ for place in CITIES:
         body["namedetails"] = names
         write(f"{place}_{lang}.json", body)
         routes.append({"when": {"lat": lat, "lon": lon, "accept-language": lang}, "body_file": f"{place}_{lang}.json"})
+    body = load(f"rev_z10_{place}_nolang")
+    body["namedetails"] = names
+    write(f"{place}_local.json", body)
+    routes.append({"when": {"lat": lat, "lon": lon, "accept-language": ""}, "body_file": f"{place}_local.json"})
 for place in VILLAGES:
     base = load(f"rev_z14_{place}_nl")
     lat, lon = query(f"rev_z14_{place}_nl")
@@ -61,10 +69,12 @@ for place in VILLAGES:
             body["address"]["country"] = country
         write(f"{place}_{lang}.json", body)
         routes.append({"when": {"lat": lat, "lon": lon, "accept-language": lang}, "body_file": f"{place}_{lang}.json"})
+    routes.append({"when": {"lat": lat, "lon": lon, "accept-language": ""}, "body_file": f"{place}_nl.json"})
 routes.append({"when": {"lat": "54.0", "lon": "3.0"}, "body_file": "sea.json"})
 write("sea.json", load("rev_sea_jsonv2"))
 routes.append({"when": {"lat": "47.0", "lon": "10.0", "accept-language": "en"}, "body_file": "nowhere_en.json"})
 write("nowhere_en.json", load("rev_nowhere_land_z10"))
 for lang in LANGS:
     routes.append({"when": {"accept-language": lang}, "body_file": f"eindhoven_{lang}.json"})
+routes.append({"when": {"accept-language": ""}, "body_file": "eindhoven_local.json"})
 write("routes.json", routes)
