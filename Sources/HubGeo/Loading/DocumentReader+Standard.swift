@@ -5,10 +5,11 @@ extension DocumentReader {
     /// with the client's size, redirect and time limits).
     public static var standard: DocumentReader { standard(configuration: .init(userAgent: "hubgeo/\(HubGeoVersion.current)")) }
 
-    /// Like `standard`, with explicit HTTP settings.
-    public static func standard(configuration: HTTPClientConfiguration) -> DocumentReader {
+    /// Like `standard`, with explicit HTTP settings and file size limit.
+    public static func standard(configuration: HTTPClientConfiguration,
+                                maxFileBytes: Int = DocumentReader.defaultMaxFileBytes) -> DocumentReader {
         let client = SerializedHTTPClient(HTTPClient(configuration: configuration))
-        return DocumentReader { url in
+        return DocumentReader(maxFileBytes: maxFileBytes) { url in
             let response = try client.get(url)
             switch response.status {
             case 200..<300: return response.body

@@ -18,6 +18,11 @@ public struct DocumentReader: Sendable {
         self.maxFileBytes = maxFileBytes
     }
 
+    /// The same, with the remote fetch last (trailing closure).
+    public init(maxFileBytes: Int, remoteFetch: @escaping RemoteFetch) {
+        self.init(remoteFetch: remoteFetch, maxFileBytes: maxFileBytes)
+    }
+
     /// The document's bytes, or nil when it does not exist.
     public func read(_ location: DocumentLocation) throws -> Data? {
         switch location {
@@ -29,6 +34,10 @@ public struct DocumentReader: Sendable {
                 throw LoadError.unreadable(file: location.description, reason: "the file is \(size) bytes, more than the limit of \(maxFileBytes) bytes for a Photo Club Hub file")
             }
             do {
+                if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+                   size >= MappedFile.threshold, let mapped = MappedFile.map(url) {
+                    return mapped
+                }
                 return try Data(contentsOf: url)
             } catch {
                 throw LoadError.unreadable(file: location.description, reason: error.localizedDescription)
@@ -44,6 +53,16 @@ public struct DocumentReader: Sendable {
             } catch {
                 throw LoadError.unreadable(file: location.description, reason: error.localizedDescription)
             }
+        }
+    }
+
+    /// Whether the document may exist, without reading it: files and embedded files are
+    /// checked; a remote document is assumed to (only a request could tell).
+    public func exists(_ location: DocumentLocation) -> Bool {
+        switch location {
+        case .embedded(let name): EmbeddedData.file(named: name) != nil
+        case .file(let url): FileManager.default.fileExists(atPath: url.path)
+        case .remote: true
         }
     }
 

@@ -40,6 +40,49 @@ public struct HubLoader: Sendable {
         return data
     }
 
+    /// Loads like ``load(root:level2Files:)`` but hands each organization to `each` as soon as it
+    /// is read (with its Level 2 file merged), in the same order, instead of keeping them: memory
+    /// stays small for any number of organizations. The returned data has no organizations; its
+    /// other members are as `load` gives them. A club that some Level 2 file may name (by its
+    /// nickName, or by its identity for the files given explicitly or lying next to the Level 1
+    /// files) is held back until the Level 2 files are merged.
+    public func load(root: DocumentLocation, level2Files explicitLevel2: [DocumentLocation] = [],
+                     each: (Organization) throws -> Void) throws -> HubData {
+        let rootFile = try resolveRoot(root)
+        var state = TreeState(validating: false)
+        state.streaming = true
+        for location in explicitLevel2 { noteLevel2Target(location, state: &state) }
+        try withoutActuallyEscaping(each) { each in
+            try loadLevel1(rootFile, ifMissing: nil, includedFrom: [], into: &state, each: each)
+        }
+        guard state.emitted + state.organizations.count > 0 else {
+            guard state.diagnostics.isEmpty else {
+                throw LoadError.noUsableOrganizations(root: rootFile.description, problems: state.diagnostics.sorted().map(\.description))
+            }
+            throw LoadError.noOrganizations(root: rootFile.description)
+        }
+        var data = HubData(organizations: state.organizations, diagnostics: state.diagnostics,
+                           level1Files: state.files.map(\.description), level2Files: [], orphanLevel2Files: [],
+                           source: rootFile.description)
+        var level2 = Level2State(validating: false)
+        try mergeLevel2Files(into: &data, level1Locations: state.files, explicit: explicitLevel2,
+                             declaredIn: state.declaringFile, state: &level2)
+        for organization in data.organizations { try each(organization) }
+        data.organizations = []
+        data.diagnostics.sort()
+        return data
+    }
+
+    /// Remembers the club a Level 2 file names (exactly and as ``normalized(_:)``), so that the
+    /// streaming load holds that club back for it. Unreadable files are left to the merge.
+    private func noteLevel2Target(_ location: DocumentLocation, state: inout TreeState) {
+        guard !state.level2Seen.contains(location) else { return }
+        state.level2Seen.insert(location)
+        guard let data = try? reader.read(location), let json = try? Self.parse(data, file: location.description),
+              let document = try? Level2Document(json: json, file: location.description) else { return }
+        state.level2Targets.insert(Self.normalized(document.club.identity))
+    }
+
     /// A parsed document met while inspecting a tree.
     struct ParsedDocument {
         var location: DocumentLocation
@@ -112,6 +155,13 @@ public struct HubLoader: Sendable {
         var diagnostics: [Diagnostic] = []
         var documents: [ParsedDocument] = []
         var entryLocations: [OrganizationIdentity: (file: String, location: Level1Document.EntryLocation)] = [:]
+        /// Streaming load: organizations go to `each` except those held back for a Level 2 file.
+        var streaming = false
+        var emitted = 0
+        /// Streaming load: where each identity (by ``OrganizationIdentity/stableHash``) was first declared.
+        var firstPlaces: [UInt64: FirstPlace] = [:]
+        var level2Seen: Set<DocumentLocation> = []
+        var level2Targets: Set<String> = []
 
         var skipSeverity: Diagnostic.Severity { validating ? .error : .warning }
 
@@ -123,22 +173,98 @@ public struct HubLoader: Sendable {
         }
     }
 
+    /// Where an organization was first declared, compactly (a streaming load keeps one per organization).
+    struct FirstPlace {
+        var file: Int32
+        var line: Int32
+        var jsonPath: String
+    }
+
     /// Reads one Level 1 file and, depth first, the files it includes. `ifMissing` is the
-    /// error to throw when the file does not exist.
+    /// error to throw when the file does not exist. `each`: the streaming load's consumer.
     private func loadLevel1(_ location: DocumentLocation, ifMissing: LoadError?, includedFrom chain: [DocumentLocation],
-                            into state: inout TreeState) throws {
-        let document: Level1Document
+                            into state: inout TreeState, each: ((Organization) throws -> Void)? = nil) throws {
+        var includes: [Level1Document.Include]
         do {
-            let json = try parse(location, missing: ifMissing)
-            if state.validating { state.documents.append(ParsedDocument(location: location, kind: .level1, json: json)) }
-            document = try Level1Document(json: json, file: location.description, skipSeverity: state.skipSeverity)
+            guard let data = try reader.read(location) else {
+                throw ifMissing ?? LoadError.unreadable(file: location.description, reason: "no such file")
+            }
+            if state.streaming, let each {
+                for level2 in reader.level2Files(besides: location) { noteLevel2Target(level2, state: &state) }
+                let fileIndex = Int32(state.files.count)
+                state.files.append(location)
+                if let streamed = try Level1Stream.read(data, file: location.description, skipSeverity: state.skipSeverity, entry: {
+                    try accept($0, at: $1, in: location, fileIndex: fileIndex, state: &state, each: each)
+                }) {
+                    state.diagnostics += streamed.diagnostics
+                    includes = streamed.includes
+                } else {
+                    let document = try Level1Document(json: try Self.parse(data, file: location.description),
+                                                      file: location.description, skipSeverity: state.skipSeverity)
+                    state.diagnostics += document.diagnostics
+                    for (organization, entry) in zip(document.organizations, document.entryLocations) {
+                        try accept(organization, at: entry, in: location, fileIndex: fileIndex, state: &state, each: each)
+                    }
+                    includes = document.includes
+                }
+            } else {
+                let json = try Self.parse(data, file: location.description)
+                if state.validating { state.documents.append(ParsedDocument(location: location, kind: .level1, json: json)) }
+                let document = try Level1Document(json: json, file: location.description, skipSeverity: state.skipSeverity)
+                state.files.append(location)
+                state.diagnostics += document.diagnostics
+                try acceptAll(document, in: location, state: &state)
+                includes = document.includes
+            }
         } catch {
             try state.fail(error)
             return
         }
-        state.files.append(location)
-        state.diagnostics += document.diagnostics
 
+        let path = chain + [location]
+        for include in includes {
+            let target = location.resolvingInclude(include.reference)
+            if let start = path.firstIndex(of: target) {
+                let cycle = LoadError.includeCycle(chain: (path[start...] + [target]).map(\.description))
+                guard state.validating else { throw cycle }
+                state.diagnostics.append(Diagnostic(severity: .error, file: location.description, jsonPath: include.jsonPath,
+                                                    line: include.line, message: cycle.localizedDescription))
+                continue
+            }
+            if state.files.contains(target) { continue }  // reached before through another include
+            let missing = LoadError.missingInclude(include: target.description, includedFrom: location.description,
+                                                   jsonPath: include.jsonPath)
+            try loadLevel1(target, ifMissing: missing, includedFrom: path, into: &state, each: each)
+        }
+    }
+
+    /// The streaming load's handling of one organization: a duplicate is reported and dropped, a
+    /// club that a Level 2 file may name is held back, any other goes to `each` at once.
+    private func accept(_ organization: Organization, at entry: Level1Document.EntryLocation, in location: DocumentLocation,
+                        fileIndex: Int32, state: inout TreeState, each: (Organization) throws -> Void) throws {
+        let hash = organization.identity.stableHash
+        if let first = state.firstPlaces[hash] {
+            let firstPlace = "\(state.files[Int(first.file)].description)\(first.line > 0 ? ":\(first.line)" : ""): \(first.jsonPath)"
+            state.diagnostics.append(Diagnostic(
+                severity: state.skipSeverity, file: location.description, jsonPath: entry.jsonPath, line: entry.line,
+                message: "\(organization.type.rawValue) \(organization.identity) is declared again; the first declaration (\(firstPlace)) is kept"))
+            return
+        }
+        state.firstPlaces[hash] = FirstPlace(file: fileIndex, line: Int32(clamping: entry.line ?? 0), jsonPath: entry.jsonPath)
+        if organization.type == .club,
+           state.level2Targets.contains(Self.normalized(organization.identity))
+            || reader.exists(location.sibling(named: "\(organization.nickName).level2.json")) {
+            state.index[organization.identity] = state.organizations.count
+            state.declaringFile[organization.identity] = location
+            state.organizations.append(organization)
+            return
+        }
+        state.emitted += 1
+        try each(organization)
+    }
+
+    /// Keeps a document's organizations, reporting duplicates (the in-memory load).
+    private func acceptAll(_ document: Level1Document, in location: DocumentLocation, state: inout TreeState) throws {
         for (organization, entry) in zip(document.organizations, document.entryLocations) {
             if let first = state.index[organization.identity] {
                 let firstPlace = state.entryLocations[organization.identity].map { "\($0.file)\($0.location.line.map { ":\($0)" } ?? ""): \($0.location.jsonPath)" }
@@ -151,22 +277,6 @@ public struct HubLoader: Sendable {
             state.declaringFile[organization.identity] = location
             state.entryLocations[organization.identity] = (location.description, entry)
             state.organizations.append(organization)
-        }
-
-        let path = chain + [location]
-        for include in document.includes {
-            let target = location.resolvingInclude(include.reference)
-            if let start = path.firstIndex(of: target) {
-                let cycle = LoadError.includeCycle(chain: (path[start...] + [target]).map(\.description))
-                guard state.validating else { throw cycle }
-                state.diagnostics.append(Diagnostic(severity: .error, file: location.description, jsonPath: include.jsonPath,
-                                                    line: include.line, message: cycle.localizedDescription))
-                continue
-            }
-            if state.files.contains(target) { continue }  // reached before through another include
-            let missing = LoadError.missingInclude(include: target.description, includedFrom: location.description,
-                                                   jsonPath: include.jsonPath)
-            try loadLevel1(target, ifMissing: missing, includedFrom: path, into: &state)
         }
     }
 

@@ -26,7 +26,27 @@ struct Level1Document {
         guard case .object = json else {
             throw .invalidDocument(file: file, jsonPath: "", reason: "a Level 1 file must be a JSON object, found \(json.kindDescription)")
         }
-        if let header = root.member("level1Header"), let includes = header.member("level1URLIncludes") {
+        includes = try Self.readIncludes(root.member("level1Header"), file: file)
+        for type in OrganizationType.allCases {
+            guard let array = root.member(type.level1ArrayName) else { continue }
+            guard case .array = array.value else {
+                throw .invalidDocument(file: file, jsonPath: array.path, reason: "expected an array, found \(array.value.kindDescription)")
+            }
+            for entry in (try? array.elements()) ?? [] {
+                let (organization, location) = Self.readEntry(entry, type: type, file: file, skipSeverity: skipSeverity,
+                                                              diagnostics: &diagnostics)
+                if let organization {
+                    organizations.append(organization)
+                    entryLocations.append(location)
+                }
+            }
+        }
+    }
+
+    /// The includes of a `level1Header`.
+    static func readIncludes(_ header: JSONCursor?, file: String) throws(LoadError) -> [Include] {
+        var result: [Include] = []
+        if let header, let includes = header.member("level1URLIncludes") {
             guard case .array(let values) = includes.value else {
                 throw .invalidDocument(file: file, jsonPath: includes.path, reason: "expected an array of URLs, found \(includes.value.kindDescription)")
             }
@@ -35,25 +55,24 @@ struct Level1Document {
                 guard case .string(let reference) = value, !reference.isEmpty else {
                     throw .invalidDocument(file: file, jsonPath: path, reason: "expected a URL string, found \(value.kindDescription)")
                 }
-                self.includes.append(Include(reference: reference, jsonPath: path, line: includes.line))
+                result.append(Include(reference: reference, jsonPath: path, line: includes.line))
             }
         }
-        for type in OrganizationType.allCases {
-            guard let array = root.member(type.level1ArrayName) else { continue }
-            guard case .array = array.value else {
-                throw .invalidDocument(file: file, jsonPath: array.path, reason: "expected an array, found \(array.value.kindDescription)")
-            }
-            for entry in (try? array.elements()) ?? [] {
-                do throws(JSONCursor.Problem) {
-                    let (record, warnings) = try OrganizationRecord.read(entry)
-                    organizations.append(record.organization(type: type, source: file))
-                    entryLocations.append(EntryLocation(jsonPath: entry.path, line: entry.firstMemberLine))
-                    diagnostics += warnings.map { Diagnostic(severity: skipSeverity, file: file, jsonPath: $0.path, line: $0.line, message: $0.message) }
-                } catch {
-                    diagnostics.append(Diagnostic(severity: skipSeverity, file: file, jsonPath: error.path, line: error.line ?? entry.firstMemberLine,
-                                                  message: "\(error.message); \(type.rawValue) at \(entry.path) skipped"))
-                }
-            }
+        return result
+    }
+
+    /// One organization entry: the organization, or nil when it is unusable (with a diagnostic).
+    static func readEntry(_ entry: JSONCursor, type: OrganizationType, file: String, skipSeverity: Diagnostic.Severity,
+                          diagnostics: inout [Diagnostic]) -> (Organization?, EntryLocation) {
+        let location = EntryLocation(jsonPath: entry.path, line: entry.firstMemberLine)
+        do throws(JSONCursor.Problem) {
+            let (record, warnings) = try OrganizationRecord.read(entry)
+            diagnostics += warnings.map { Diagnostic(severity: skipSeverity, file: file, jsonPath: $0.path, line: $0.line, message: $0.message) }
+            return (record.organization(type: type, source: file), location)
+        } catch {
+            diagnostics.append(Diagnostic(severity: skipSeverity, file: file, jsonPath: error.path, line: error.line ?? entry.firstMemberLine,
+                                          message: "\(error.message); \(type.rawValue) at \(entry.path) skipped"))
+            return (nil, location)
         }
     }
 }

@@ -7,44 +7,65 @@ extension OrganizationStore {
     /// database keeps its previous content.
     @discardableResult
     public func importData(_ data: HubData, now: Date = Date()) throws -> ImportSummary {
+        try importOrganizations(source: data.source, now: now) { add in
+            for organization in data.organizations { try add(organization) }
+        }
+    }
+
+    /// The streaming form of ``importData(_:now:)``: `produce` hands every organization of the
+    /// data set to `add`, one at a time (from ``HubLoader/load(root:level2Files:each:)``), and
+    /// the database ends up holding exactly those, in one transaction. Only a small key per stored
+    /// organization is kept in memory. Into an empty database the rows are bulk loaded and the
+    /// spatial index is built once at the end.
+    @discardableResult
+    public func importOrganizations(source: String, now: Date = Date(),
+                                    _ produce: (_ add: (Organization) throws -> Void) throws -> Void) throws -> ImportSummary {
         try pool.write { db in
             var summary = ImportSummary()
-            var existing: [String: (id: Int64, fingerprint: String, identity: OrganizationIdentity)] = [:]
-            let rows = try Row.fetchAll(db, sql: "SELECT id, stable_id, fingerprint, town, full_name FROM organization")
-            for row in rows {
-                existing[row["stable_id"]] = (row["id"], row["fingerprint"],
-                                               OrganizationIdentity(town: row["town"], fullName: row["full_name"]))
+            var existing: [UInt64: (id: Int64, fingerprint: UInt64)] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, stable_id, fingerprint FROM organization")
+            while let row = try rows.next() {
+                if let key = UInt64(row["stable_id"] as String, radix: 16) {
+                    existing[key] = (row["id"], Self.fingerprintValue(row["fingerprint"]) ?? 0)
+                }
             }
-            var seen: Set<String> = []
-            for organization in data.organizations {
-                let stableID = organization.stableID
-                seen.insert(stableID)
+            let bulk = existing.isEmpty
+            if bulk { try SpatialIndex.drop(db) }
+            var kept: Set<Int64> = []
+            var total = 0
+            try produce { organization in
+                total += 1
                 let fingerprint = Self.fingerprint(of: organization)
-                if let old = existing[stableID] {
+                if let old = existing[organization.identity.stableHash] {
+                    kept.insert(old.id)
                     if old.fingerprint == fingerprint {
                         summary.unchanged += 1
                         try db.cachedStatement(sql: "UPDATE organization SET level1_source = ?, level2_source = ? WHERE id = ?")
                             .execute(arguments: [organization.level1Source, organization.level2Source, old.id])
-                        continue
+                        return
                     }
                     try db.cachedStatement(sql: "DELETE FROM organization WHERE id = ?").execute(arguments: [old.id])
-                    try insert(organization, fingerprint: fingerprint, id: old.id, db: db)
-                    summary.changed.append(organization.identity)
+                    try insert(organization, fingerprint: Self.fingerprintText(fingerprint), id: old.id, db: db)
+                    summary.noteChanged(organization.identity)
                 } else {
-                    try insert(organization, fingerprint: fingerprint, id: nil, db: db)
-                    summary.added.append(organization.identity)
+                    try insert(organization, fingerprint: Self.fingerprintText(fingerprint), id: nil, db: db)
+                    summary.noteAdded(organization.identity)
                 }
             }
-            for (stableID, old) in existing where !seen.contains(stableID) {
+            for old in existing.values where !kept.contains(old.id) {
+                if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT town, full_name FROM organization WHERE id = ?"),
+                                              arguments: [old.id]) {
+                    summary.noteRemoved(OrganizationIdentity(town: row["town"], fullName: row["full_name"]))
+                }
                 try db.cachedStatement(sql: "DELETE FROM organization WHERE id = ?").execute(arguments: [old.id])
-                summary.removed.append(old.identity)
             }
-            summary.total = data.organizations.count
+            if bulk { try SpatialIndex.create(db) }
+            summary.total = total
             try db.cachedStatement(sql: """
                 INSERT INTO import_run (source, imported_at, organizations, added, changed, removed)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [data.source, ISO8601DateFormatter().string(from: now), summary.total,
-                                 summary.added.count, summary.changed.count, summary.removed.count])
+                """).execute(arguments: [source, ISO8601DateFormatter().string(from: now), summary.total,
+                                 summary.addedCount, summary.changedCount, summary.removedCount])
             summary.added.sort()
             summary.changed.sort()
             summary.removed.sort()
@@ -86,13 +107,61 @@ extension OrganizationStore {
     }
 
     /// A digest of everything an organization says (not where it was read from), to tell
-    /// changed organizations from unchanged ones.
-    static func fingerprint(of organization: Organization) -> String {
-        var content = organization
-        content.level1Source = ""
-        content.level2Source = nil
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return FNV1a.hexDigest((try? encoder.encode(content)) ?? Data())
+    /// changed organizations from unchanged ones: every field, each followed by a separator.
+    static func fingerprint(of organization: Organization) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ text: String?) {
+            if let text {
+                for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+                hash = (hash ^ 0x1F) &* 0x0000_0100_0000_01B3
+            } else {
+                hash = (hash ^ 0x1E) &* 0x0000_0100_0000_01B3
+            }
+        }
+        add(organization.type.rawValue)
+        add(organization.identity.town)
+        add(organization.identity.fullName)
+        add(organization.nickName)
+        add(String(organization.coordinates.latitude.bitPattern))
+        add(String(organization.coordinates.longitude.bitPattern))
+        add(organization.website)
+        add(organization.wikipedia)
+        add(organization.level2URL)
+        add(organization.maintainerEmail)
+        add(organization.fotobondNumber.map(String.init))
+        add(organization.memberCount.map(String.init))
+        add(organization.hasLevel2 ? "1" : "0")
+        add(String(organization.remarks.count))
+        for remark in organization.remarks {
+            add(remark.language)
+            add(remark.value)
+        }
+        add(String(organization.members.count))
+        for member in organization.members {
+            add(member.givenName)
+            add(member.infixName)
+            add(member.familyName)
+            add([member.isFormerMember, member.isDeceased, member.isProspectiveMember, member.isHonoraryMember]
+                .map { $0 ? "1" : "0" }.joined())
+        }
+        add(String(organization.overrides.count))
+        for override in organization.overrides {
+            add(override.field)
+            add(override.level1Value)
+            add(override.level2Value)
+        }
+        return hash
+    }
+
+    /// A fingerprint as stored: "v2-" and 16 hex digits (the "v2-" tells it from older digests).
+    static func fingerprintText(_ fingerprint: UInt64) -> String {
+        let hex = String(fingerprint, radix: 16)
+        return "v2-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The stored text's fingerprint; nil for an older kind of digest (such a row counts as changed once).
+    static func fingerprintValue(_ text: String) -> UInt64? {
+        guard text.hasPrefix("v2-") else { return nil }
+        return UInt64(text.dropFirst(3), radix: 16)
     }
 }

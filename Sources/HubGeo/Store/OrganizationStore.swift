@@ -39,6 +39,13 @@ public final class OrganizationStore: Sendable {
         }
     }
 
+    /// Closes the database and deletes its files (with its `-wal` and `-shm`): for a first
+    /// import that failed, so that it leaves nothing behind. The store is unusable afterwards.
+    public func removeFiles() {
+        try? pool.close()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
     /// True when no organization has been imported yet.
     public func isEmpty() throws -> Bool {
         try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0 } == 0

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HubGeo
 
 struct ImportCommand: ParsableCommand {
@@ -26,15 +27,36 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
-        let loader = HubLoader(reader: .standard(configuration: HTTPSettings.configuration()))
+        let loader = HubLoader(reader: .standard(configuration: HTTPSettings.configuration(), maxFileBytes: HTTPSettings.maxFileBytes()))
         let root: DocumentLocation = source.map(DocumentLocation.init(argument:)) ?? .embedded(EmbeddedData.rootName)
-        let data = try loader.load(root: root, level2Files: level2Files.map(DocumentLocation.init(argument:)))
+        let path = database.resolvedPath
+        let level2 = level2Files.map(DocumentLocation.init(argument:))
+        let isNewDatabase = !FileManager.default.fileExists(atPath: path)
+        if !isNewDatabase {
+            // Read everything once before opening an existing database: an import that fails must leave it
+            // byte for byte as it was, and even opening it changes a few header bytes (SpatiaLite's set-up).
+            _ = try loader.load(root: root, level2Files: level2) { _ in }
+        }
+        let store = try OrganizationStore(path: path)
+        var clubs = 0, museums = 0
+        var overrides: [(OrganizationIdentity, FieldOverride)] = []
+        var data: HubData?
+        // Organizations stream from the files into the database; nothing is written unless all goes well.
+        let summary: ImportSummary
+        do {
+            summary = try store.importOrganizations(source: root.description) { add in
+                data = try loader.load(root: root, level2Files: level2) { organization in
+                    if organization.type == .club { clubs += 1 } else { museums += 1 }
+                    overrides += organization.overrides.map { (organization.identity, $0) }
+                    try add(organization)
+                }
+            }
+        } catch {
+            if isNewDatabase { store.removeFiles() }  // leave no empty database behind a failed first import
+            throw error
+        }
+        guard let data else { return }
         for diagnostic in data.diagnostics { Console.note(diagnostic.description) }
-
-        let store = try OrganizationStore(path: database.resolvedPath)
-        let summary = try store.importData(data)
-
-        let overrides = data.appliedOverrides
         for (identity, override) in overrides {
             Console.print("override  \(identity): \(override.field): \(override.level1Value ?? "(none)") -> \(override.level2Value)")
         }
@@ -42,13 +64,15 @@ struct ImportCommand: ParsableCommand {
             for identity in summary.added { Console.print("added     \(identity)") }
             for identity in summary.changed { Console.print("changed   \(identity)") }
             for identity in summary.removed { Console.print("removed   \(identity)") }
+            let unlisted = summary.addedCount + summary.changedCount + summary.removedCount
+                - summary.added.count - summary.changed.count - summary.removed.count
+            if unlisted > 0 { Console.print("(\(unlisted) more not listed)") }
         }
-        let clubs = data.organizations.filter { $0.type == .club }.count
         Console.print("""
             Imported \(data.source) into \(store.path)
-              \(clubs) clubs, \(data.organizations.count - clubs) museums from \(data.level1Files.count) Level 1 files; \
+              \(clubs) clubs, \(museums) museums from \(data.level1Files.count) Level 1 files; \
             \(data.level2Files.count) Level 2 files merged (\(overrides.count) overrides), \(data.orphanLevel2Files.count) orphans
-              \(summary.added.count) added, \(summary.changed.count) changed, \(summary.removed.count) removed, \
+              \(summary.addedCount) added, \(summary.changedCount) changed, \(summary.removedCount) removed, \
             \(summary.unchanged) unchanged; \(data.diagnostics.count) warnings
             """)
     }
