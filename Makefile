@@ -12,7 +12,7 @@ TEST_DEBS    := python3 python3-pip gdal-bin libxml2-utils time
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps kml-schema build run test fuzz install uninstall clean
+.PHONY: all deps test-deps bench-deps kml-schema build run test fuzz bench install uninstall clean
 
 all: build
 
@@ -58,6 +58,20 @@ fuzz: deps
 	$(SWIFT) build $(SWIFTFLAGS) --product hubgeo-fuzz
 	$$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/hubgeo-fuzz --seconds $(FUZZ_SECONDS) --iterations $(FUZZ_ITERATIONS) \
 		--seed $(FUZZ_SEED) Data Tests/HubGeoTests/Fixtures/upstream Tests/HubGeoTests/Fixtures/nominatim
+
+# Speed and memory side by side with GDAL's ogr2ogr and the spatialite CLI (Benchmarks/run.py):
+# medians of BENCH_RUNS runs per size, ratios, peak RSS; writes BENCHMARKS.md. Not part of `make test`.
+BENCH_DEBS  := gdal-bin spatialite-bin time python3
+BENCH_SIZES ?= 1000,100000,1000000
+BENCH_RUNS  ?= 3
+BENCH_SEED  ?= 1
+bench-deps: deps
+	$(call install_debs,$(BENCH_DEBS))
+
+bench: bench-deps
+	$(SWIFT) build -c release --product hubgeo
+	$(SWIFT) build -c release --product hubgeo-bench
+	python3 Benchmarks/run.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --seed $(BENCH_SEED)
 
 install: deps
 	$(SWIFT) build -c release --product hubgeo

@@ -43,6 +43,8 @@ let package = Package(
         .executableTarget(name: "hubgeo-fuzz", dependencies: ["HubGeoFuzzKit"], path: "Sources/HubGeoFuzz"),
         // The same targets under libFuzzer (-sanitize=fuzzer -DHUBGEO_LIBFUZZER); else a reproducer.
         .executableTarget(name: "hubgeo-libfuzzer", dependencies: ["HubGeoFuzzKit"], path: "Sources/HubGeoLibFuzzer"),
+        // In-process query timings for `make bench` (Benchmarks/run.py).
+        .executableTarget(name: "hubgeo-bench", dependencies: ["HubGeo"], path: "Benchmarks/Sources/hubgeo-bench"),
         .testTarget(
             name: "HubGeoTests",
             dependencies: ["HubGeo", "hubgeo", "HubGeoFuzzKit"],

@@ -56,16 +56,6 @@ public struct DocumentReader: Sendable {
         }
     }
 
-    /// Whether the document may exist, without reading it: files and embedded files are
-    /// checked; a remote document is assumed to (only a request could tell).
-    public func exists(_ location: DocumentLocation) -> Bool {
-        switch location {
-        case .embedded(let name): EmbeddedData.file(named: name) != nil
-        case .file(let url): FileManager.default.fileExists(atPath: url.path)
-        case .remote: true
-        }
-    }
-
     /// The Level 2 files that sit in the same folder as `location` (none for remote folders,
     /// which cannot be listed).
     public func level2Files(besides location: DocumentLocation) -> [DocumentLocation] {

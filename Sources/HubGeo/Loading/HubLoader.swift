@@ -190,11 +190,14 @@ public struct HubLoader: Sendable {
                 throw ifMissing ?? LoadError.unreadable(file: location.description, reason: "no such file")
             }
             if state.streaming, let each {
-                for level2 in reader.level2Files(besides: location) { noteLevel2Target(level2, state: &state) }
+                let besides = reader.level2Files(besides: location)
+                for level2 in besides { noteLevel2Target(level2, state: &state) }
+                // The names a club's `<nickName>.level2.json` may have here; nil: unknown (remote), any may exist.
+                let level2Names: Set<String>? = if case .remote = location { nil } else { Set(besides.map(\.fileName)) }
                 let fileIndex = Int32(state.files.count)
                 state.files.append(location)
                 if let streamed = try Level1Stream.read(data, file: location.description, skipSeverity: state.skipSeverity, entry: {
-                    try accept($0, at: $1, in: location, fileIndex: fileIndex, state: &state, each: each)
+                    try accept($0, at: $1, in: location, fileIndex: fileIndex, level2Names: level2Names, state: &state, each: each)
                 }) {
                     state.diagnostics += streamed.diagnostics
                     includes = streamed.includes
@@ -203,7 +206,8 @@ public struct HubLoader: Sendable {
                                                       file: location.description, skipSeverity: state.skipSeverity)
                     state.diagnostics += document.diagnostics
                     for (organization, entry) in zip(document.organizations, document.entryLocations) {
-                        try accept(organization, at: entry, in: location, fileIndex: fileIndex, state: &state, each: each)
+                        try accept(organization, at: entry, in: location, fileIndex: fileIndex, level2Names: level2Names,
+                                   state: &state, each: each)
                     }
                     includes = document.includes
                 }
@@ -241,7 +245,8 @@ public struct HubLoader: Sendable {
     /// The streaming load's handling of one organization: a duplicate is reported and dropped, a
     /// club that a Level 2 file may name is held back, any other goes to `each` at once.
     private func accept(_ organization: Organization, at entry: Level1Document.EntryLocation, in location: DocumentLocation,
-                        fileIndex: Int32, state: inout TreeState, each: (Organization) throws -> Void) throws {
+                        fileIndex: Int32, level2Names: Set<String>?, state: inout TreeState,
+                        each: (Organization) throws -> Void) throws {
         let hash = organization.identity.stableHash
         if let first = state.firstPlaces[hash] {
             let firstPlace = "\(state.files[Int(first.file)].description)\(first.line > 0 ? ":\(first.line)" : ""): \(first.jsonPath)"
@@ -252,8 +257,8 @@ public struct HubLoader: Sendable {
         }
         state.firstPlaces[hash] = FirstPlace(file: fileIndex, line: Int32(clamping: entry.line ?? 0), jsonPath: entry.jsonPath)
         if organization.type == .club,
-           state.level2Targets.contains(Self.normalized(organization.identity))
-            || reader.exists(location.sibling(named: "\(organization.nickName).level2.json")) {
+           level2Names.map({ $0.contains(organization.nickName + ".level2.json") }) ?? true
+            || !state.level2Targets.isEmpty && state.level2Targets.contains(Self.normalized(organization.identity)) {
             state.index[organization.identity] = state.organizations.count
             state.declaringFile[organization.identity] = location
             state.organizations.append(organization)

@@ -79,7 +79,9 @@ struct JSONCursor {
     func requiredString(_ key: String) throws(Problem) -> String {
         let member = try requiredMember(key)
         let string = try member.string()
-        guard !string.trimmingCharacters(in: .whitespaces).isEmpty else { throw member.problem("is empty") }
+        // Blank means only spaces and tabs (CharacterSet.whitespaces), checked without Foundation's bridging.
+        guard !string.unicodeScalars.allSatisfy({ $0 == "\t" || $0.properties.generalCategory == .spaceSeparator })
+        else { throw member.problem("is empty") }
         return string
     }
 

@@ -1,17 +1,26 @@
 import GRDB
 
-/// The R*Tree index on `organization.geom`. A bulk load drops it and builds it once at the
-/// end, which is much faster than keeping it up to date row by row.
+/// Bulk loading into the empty `organization` table. SpatiaLite keeps its metadata through
+/// triggers on the table: a geometry check, "last modified" timestamps and the R*Tree upkeep,
+/// each run for every row. For a bulk load they are set aside, and afterwards restored and the
+/// R*Tree filled in one statement. The rows are safe without the checks: hubgeo builds every
+/// geometry itself (`MakePoint(lon, lat, 4326)`).
 enum SpatialIndex {
-    static func drop(_ db: Database) throws {
-        try db.execute(sql: "SELECT DisableSpatialIndex('organization', 'geom')")
-        try db.execute(sql: "DROP TABLE IF EXISTS idx_organization_geom")
+    /// Drops the table's triggers and returns their SQL for ``finishBulkLoad(_:restoring:)``.
+    static func beginBulkLoad(_ db: Database) throws -> [String] {
+        let triggers = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'organization'")
+        for trigger in triggers {
+            try db.execute(sql: "DROP TRIGGER \((trigger["name"] as String).quotedDatabaseIdentifier)")
+        }
+        return triggers.map { $0["sql"] }
     }
 
-    /// Creates the index and fills it from the rows already there.
-    static func create(_ db: Database) throws {
-        guard try Int.fetchOne(db, sql: "SELECT CreateSpatialIndex('organization', 'geom')") == 1 else {
-            throw DatabaseError(message: "SpatiaLite could not create the spatial index on organization.geom")
-        }
+    /// Restores the triggers and indexes the rows loaded meanwhile.
+    static func finishBulkLoad(_ db: Database, restoring triggers: [String]) throws {
+        for sql in triggers { try db.execute(sql: sql) }
+        try db.execute(sql: """
+            INSERT INTO idx_organization_geom (pkid, xmin, xmax, ymin, ymax)
+            SELECT id, MbrMinX(geom), MbrMaxX(geom), MbrMinY(geom), MbrMaxY(geom) FROM organization
+            """)
     }
 }

@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""make bench: hubgeo side by side with ogr2ogr and the spatialite CLI, as medians and ratios.
+
+For each size N (synthetic data from generate.py, seeded), on the release build:
+  import   hubgeo import of the Level 1 file   vs  ogr2ogr -f SQLite -dsco SPATIALITE=YES of the GeoJSON
+  near     in process: indexed query (OrganizationStore.near) vs a full scan of the same database
+           (hubgeo-bench), 20 km and 200 km; end to end: `hubgeo near` vs the spatialite CLI running
+           the equivalent SQL (spatial index, then exact distance) on the same file
+  bbox     the same for a box
+  export   hubgeo export geojson / kml of everything  vs  ogr2ogr -f GeoJSON / -f KML from the same database
+  memory   peak RSS of every hubgeo command (GNU time)
+Each measure runs --runs times (the full scans fewer at 1M); the median counts. Every pair must
+agree (same organizations for the queries, same count for imports and exports), else it fails.
+Writes the table to stdout and to BENCHMARKS.md with a description of the machine.
+"""
+import argparse
+import json
+import math
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+ENV = dict(os.environ, HUBGEO_MAX_FILE_BYTES=str(4 << 30), XDG_DATA_HOME="/nonexistent-bench")
+
+
+class BenchError(Exception):
+    pass
+
+
+def run(command, stdout=subprocess.DEVNULL, check=True):
+    """Runs a command under GNU time: (wall seconds, peak RSS in MiB, stdout text or None)."""
+    with open(os.devnull, "w") as devnull:
+        rss_file = os.path.join(WORK, "time.out")
+        start = time.perf_counter()
+        result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + command, env=ENV,
+                                stdout=stdout, stderr=subprocess.PIPE, text=True)
+        seconds = time.perf_counter() - start
+    if check and result.returncode != 0:
+        raise BenchError(f"{' '.join(command)} failed with status {result.returncode}:\n{result.stderr[-2000:]}")
+    with open(rss_file) as f:
+        lines = [line for line in f.read().splitlines() if line.strip().isdigit()]
+    return seconds, int(lines[-1]) / 1024 if lines else float("nan"), result.stdout
+
+
+def median_of(runs, command_for_run, before=None):
+    times, peaks, last = [], [], None
+    for index in range(runs):
+        if before:
+            before()
+        seconds, peak, out = command_for_run(index)
+        times.append(seconds)
+        peaks.append(peak)
+        last = out
+    return statistics.median(times), max(peaks), last
+
+
+def remove_db(path):
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+
+
+def sql(db, query):
+    return subprocess.run(["spatialite", "-silent", db, query], capture_output=True, text=True, check=True, env=ENV).stdout
+
+
+def count_matches(path, pattern):
+    """Occurrences of a regular expression in a file of any size, read in chunks."""
+    expression = re.compile(pattern.encode())
+    count, carry = 0, b""
+    with open(path, "rb") as f:
+        while True:
+            chunk = f.read(16 << 20)
+            if not chunk:
+                return count
+            data = carry + chunk
+            last_end = 0
+            for match in expression.finditer(data):
+                count += 1
+                last_end = match.end()
+            carry = data[max(last_end, len(data) - 256):]
+
+
+def degrees_for(km, latitude):
+    """A conservative MBR radius in degrees for a circle of `km` around `latitude` (as hubgeo's boxes)."""
+    r = km / 6356.752
+    lat_deg = math.degrees(r) * 1.01
+    c = math.cos(math.radians(min(89.999, abs(latitude) + lat_deg)))
+    lon_deg = 180.0 if math.sin(r) >= c else math.degrees(math.asin(math.sin(r) / c)) * 1.01
+    return max(lat_deg, lon_deg)
+
+
+def bench_size(n, args):
+    folder = os.path.join(WORK, str(n))
+    level1 = os.path.join(folder, "bench.level1.json")
+    geojson = os.path.join(folder, "bench.geojson")
+    if not os.path.exists(geojson):
+        subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), "--count", str(n), "--seed", str(args.seed),
+                        "--out", folder], check=True)
+    hub = os.path.join(folder, "hub.sqlite")
+    peer = os.path.join(folder, "peer.sqlite")
+    hubgeo, bench = args.hubgeo, args.bench
+    runs = args.runs
+    scan_runs = args.runs if n < 1_000_000 else max(1, min(args.runs, 3))
+    rows = []
+
+    # Import.
+    t_hub, rss_import, _ = median_of(runs, lambda i: run([hubgeo, "import", level1, "--db", hub]), before=lambda: remove_db(hub))
+    t_ogr, _, _ = median_of(runs, lambda i: run(["ogr2ogr", "-f", "SQLite", "-dsco", "SPATIALITE=YES", "-nln", "peer", peer, geojson]),
+                            before=lambda: remove_db(peer))
+    hub_count = int(sql(hub, "SELECT count(*) FROM organization").strip())
+    peer_count = int(sql(peer, "SELECT count(*) FROM peer").strip())
+    if hub_count != n or peer_count != n:
+        raise BenchError(f"import counts differ: hubgeo {hub_count}, ogr2ogr {peer_count}, expected {n}")
+    rows.append(("import", f"{n:,}", t_hub, t_ogr, "ogr2ogr", rss_import))
+
+    # Queries around the first generated organization (in a cluster) and a box around it.
+    with open(geojson) as f:
+        f.readline()
+        first = json.loads(f.readline().rstrip().rstrip(","))
+    lon, lat = first["geometry"]["coordinates"]
+    for km in (20, 200):
+        report = json.loads(run([bench, "near", hub, str(lat), str(lon), str(km), str(runs), str(scan_runs)],
+                                stdout=subprocess.PIPE)[2])
+        if not report["same"]:
+            raise BenchError(f"near {km} km: the indexed query found {report['count']}, the scan {report['scanCount']}")
+        rows.append((f"near {km} km in process ({report['count']:,} found)", f"{n:,}", report["indexMs"] / 1000,
+                     report["scanMs"] / 1000, "full scan", None))
+        t_cli, rss_near, out = median_of(runs, lambda i: run(
+            [hubgeo, "near", str(lat), str(lon), "--km", str(km), "--format", "json", "--db", hub], stdout=subprocess.PIPE))
+        hub_ids = sorted(item["id"] for item in json.loads(out))
+        deg = degrees_for(km, lat)
+        query = (f"SELECT stable_id FROM organization WHERE ROWID IN (SELECT ROWID FROM SpatialIndex WHERE "
+                 f"f_table_name = 'organization' AND search_frame = BuildCircleMbr({lon}, {lat}, {deg})) "
+                 f"AND ST_Distance(geom, MakePoint({lon}, {lat}, 4326), 1) <= {km * 1000} "
+                 f"ORDER BY ST_Distance(geom, MakePoint({lon}, {lat}, 4326), 1)")
+        t_sl, _, out = median_of(runs, lambda i: run(["spatialite", "-silent", hub, query], stdout=subprocess.PIPE))
+        if sorted(out.split()) != hub_ids:
+            raise BenchError(f"near {km} km: hubgeo found {len(hub_ids)}, spatialite {len(out.split())}")
+        rows.append((f"hubgeo near {km} km, end to end", f"{n:,}", t_cli, t_sl, "spatialite CLI", rss_near))
+
+    south, north, west, east = lat - 1, lat + 1, lon - 1.5, lon + 1.5
+    report = json.loads(run([bench, "bbox", hub, str(south), str(west), str(north), str(east), str(runs), str(runs)],
+                            stdout=subprocess.PIPE)[2])
+    if not report["same"]:
+        raise BenchError(f"bbox: the indexed query found {report['count']}, the scan {report['scanCount']}")
+    rows.append((f"bbox 2°×3° in process ({report['count']:,} found)", f"{n:,}", report["indexMs"] / 1000,
+                 report["scanMs"] / 1000, "full scan", None))
+    t_cli, rss_bbox, out = median_of(runs, lambda i: run(
+        [hubgeo, "bbox", str(south), str(west), str(north), str(east), "--format", "json", "--db", hub], stdout=subprocess.PIPE))
+    hub_ids = sorted(item["id"] for item in json.loads(out))
+    query = (f"SELECT stable_id FROM organization WHERE ROWID IN (SELECT ROWID FROM SpatialIndex WHERE "
+             f"f_table_name = 'organization' AND search_frame = BuildMbr({west}, {south}, {east}, {north})) "
+             f"AND latitude BETWEEN {south} AND {north} AND longitude BETWEEN {west} AND {east}")
+    t_sl, _, out = median_of(runs, lambda i: run(["spatialite", "-silent", hub, query], stdout=subprocess.PIPE))
+    if sorted(out.split()) != hub_ids:
+        raise BenchError(f"bbox: hubgeo found {len(hub_ids)}, spatialite {len(out.split())}")
+    rows.append(("hubgeo bbox, end to end", f"{n:,}", t_cli, t_sl, "spatialite CLI", rss_bbox))
+
+    # Exports of everything, from the same database.
+    for fmt, driver, pattern in (("geojson", "GeoJSON", r'"type"\s*:\s*"Feature"'), ("kml", "KML", r"<Placemark")):
+        mine = os.path.join(folder, f"hub.{fmt}")
+        theirs = os.path.join(folder, f"ogr.{fmt}")
+        t_hub, rss_export, _ = median_of(runs, lambda i: run([hubgeo, "export", fmt, "-o", mine, "--db", hub]))
+        t_ogr, _, _ = median_of(runs, lambda i: run(["ogr2ogr", "-f", driver, theirs, hub, "organization"]),
+                                before=lambda: os.path.exists(theirs) and os.remove(theirs))
+        a, b = count_matches(mine, pattern), count_matches(theirs, pattern)
+        if a != n or b != n:
+            raise BenchError(f"export {fmt}: hubgeo wrote {a} features, ogr2ogr {b}, expected {n}")
+        rows.append((f"export {fmt}", f"{n:,}", t_hub, t_ogr, "ogr2ogr", rss_export))
+    return rows
+
+
+def machine():
+    def first(command):
+        try:
+            return subprocess.run(command, capture_output=True, text=True, env=ENV).stdout.strip().splitlines()[0]
+        except (OSError, IndexError):
+            return "?"
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        memory = int(f.readline().split()[1]) / 1024 / 1024
+    osname = "?"
+    if os.path.exists("/etc/os-release"):
+        with open("/etc/os-release") as f:
+            osname = dict(line.rstrip().split("=", 1) for line in f if "=" in line).get("PRETTY_NAME", "?").strip('"')
+    return [
+        f"- CPU: {cpu}, {os.cpu_count()} cores; memory {memory:.0f} GiB; {osname}, Linux {platform.release()}",
+        f"- hubgeo {first([ARGS.hubgeo, '--version'])} (release build), {first(['swift', '--version'])}",
+        f"- {first(['ogr2ogr', '--version'])}; spatialite CLI with SpatiaLite "
+        f"{sql(':memory:', 'SELECT spatialite_version()').strip()}, SQLite {sql(':memory:', 'SELECT sqlite_version()').strip()}",
+    ]
+
+
+def seconds(value):
+    return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
+
+
+def main():
+    global WORK, ARGS
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,100000,1000000")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--work", default=os.path.join(ROOT, ".build", "bench"))
+    parser.add_argument("--hubgeo", default=os.path.join(ROOT, ".build", "release", "hubgeo"))
+    parser.add_argument("--bench", default=os.path.join(ROOT, ".build", "release", "hubgeo-bench"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "BENCHMARKS.md"))
+    ARGS = args = parser.parse_args()
+    WORK = args.work
+    os.makedirs(WORK, exist_ok=True)
+    for tool in ("ogr2ogr", "spatialite", "/usr/bin/time"):
+        if not shutil.which(tool):
+            raise BenchError(f"{tool} is missing (make bench installs gdal-bin, spatialite-bin and time)")
+    sizes = [int(size) for size in args.sizes.replace(" ", ",").split(",") if size]
+    rows = []
+    for n in sizes:
+        print(f"bench: {n:,} organizations ...", file=sys.stderr, flush=True)
+        rows += bench_size(n, args)
+    header = "| measure | organizations | hubgeo | peer | peer time | hubgeo ÷ peer | hubgeo peak RSS |"
+    lines = [header, "|---|---:|---:|---|---:|---:|---:|"]
+    for name, n, mine, theirs, peer, rss in rows:
+        ratio = mine / theirs if theirs else float("nan")
+        ratio_text = f"{ratio:.3f}" if ratio >= 0.001 else f"1/{1 / ratio:,.0f}"
+        lines.append(f"| {name} | {n} | {seconds(mine)} | {peer} | {seconds(theirs)} | {ratio_text} | "
+                     f"{'' if rss is None else f'{rss:.0f} MiB'} |")
+    table = "\n".join(lines)
+    print(table)
+    with open(args.out, "w") as f:
+        f.write("# Benchmarks\n\n")
+        f.write(f"Written by `make bench` (Benchmarks/run.py) on {time.strftime('%Y-%m-%d')}: sizes {', '.join(f'{n:,}' for n in sizes)}, "
+                f"median of {args.runs} runs (full scans at 1,000,000: {max(1, min(args.runs, 3))}), seed {args.seed}.\n"
+                "Ratios below 1 mean hubgeo takes less time. In-process rows time the query alone (the indexed\n"
+                "`OrganizationStore` query against a full scan of the same database); end-to-end rows time a process\n"
+                "from start to exit. Every pair was checked to return the same organizations (queries) or the same\n"
+                "number (imports, exports).\n\n")
+        f.write("\n".join(machine()) + "\n\n")
+        f.write(table + "\n")
+    print(f"bench: wrote {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except BenchError as error:
+        print(f"bench: FAILED: {error}", file=sys.stderr)
+        sys.exit(1)
