@@ -14,9 +14,9 @@ func median(_ values: [Double]) -> Double {
         : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
-/// Runs `body` once untimed (warm-up: statements prepared, pages cached), then `runs` times timed.
-func time<T>(_ runs: Int, _ body: () throws -> T) rethrows -> (result: T, milliseconds: [Double]) {
-    var result: T? = try body()
+/// Runs `body` `runs` times, timed; with `warmUp`, once untimed before (statements prepared, pages cached).
+func time<T>(_ runs: Int, warmUp: Bool = true, _ body: () throws -> T) rethrows -> (result: T, milliseconds: [Double]) {
+    var result: T? = warmUp ? try body() : nil
     var times: [Double] = []
     for _ in 0..<max(1, runs) {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -39,13 +39,13 @@ case "near" where numbers.count == 5:
     let center = GeoPoint(latitude: numbers[0], longitude: numbers[1])
     let meters = numbers[2] * 1000
     indexed = try time(Int(numbers[3])) { try store.near(center, radiusMeters: meters).map(\.organization.stableID).sorted() }
-    scanned = try time(Int(numbers[4])) { try store.scanNear(center, radiusMeters: meters) }
+    scanned = try time(Int(numbers[4]), warmUp: false) { try store.scanNear(center, radiusMeters: meters) }
 case "bbox" where numbers.count == 6:
     let (south, west, north, east) = (numbers[0], numbers[1], numbers[2], numbers[3])
     indexed = try time(Int(numbers[4])) {
         try store.within(west: west, south: south, east: east, north: north).map(\.organization.stableID).sorted()
     }
-    scanned = try time(Int(numbers[5])) { try store.scanWithin(west: west, south: south, east: east, north: north) }
+    scanned = try time(Int(numbers[5]), warmUp: false) { try store.scanWithin(west: west, south: south, east: east, north: north) }
 default:
     FileHandle.standardError.write(Data("usage: hubgeo-bench near DB LAT LON KM RUNS SCAN_RUNS | bbox DB MINLAT MINLON MAXLAT MAXLON RUNS SCAN_RUNS\n".utf8))
     exit(64)
