@@ -9,6 +9,10 @@ struct JSONScanner {
     /// The line of `position` (1-based), and the offset where that line starts.
     private(set) var line = 1
     private(set) var lineStart = 0
+    /// When set, skipping a large value lets the kernel reclaim the pages already passed
+    /// (``MappedFile/releasePages(of:before:)``): for a first pass over a mapped file.
+    var releasesPagesBehind = false
+    private var releasedUpTo = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -72,6 +76,10 @@ struct JSONScanner {
                     continue
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     depth += 1
+                    if releasesPagesBehind && position - releasedUpTo >= 8 << 20 {
+                        MappedFile.releasePages(of: bytes, before: position)
+                        releasedUpTo = position
+                    }
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
                     depth -= 1
                 case 0x0A:

@@ -84,6 +84,7 @@ enum Level1Stream {
     /// The members of the top-level object, each key once; nil for anything else.
     static func topLevelMembers(_ bytes: UnsafeBufferPointer<UInt8>) -> [Member]? {
         var scanner = JSONScanner(bytes)
+        scanner.releasesPagesBehind = true
         guard scanner.expect(UInt8(ascii: "{")) else { return nil }
         var members: [Member] = []
         if scanner.peek() == UInt8(ascii: "}") {
