@@ -51,6 +51,11 @@ let package = Package(
             name: "HubGeoTests",
             dependencies: ["HubGeo", "hubgeo", "HubGeoFuzzKit", "HubGeoTestSupport"],
             exclude: ["Fixtures", "Support/loopback_server.py"]),
+        // The integration tier: the built hubgeo against a real Nominatim 5.3.3 on 127.0.0.1, which
+        // Tests/Integration/nominatim/nominatim.sh sets up (`make test-integration`; not in `make test`).
+        .testTarget(
+            name: "HubGeoIntegrationTests",
+            dependencies: ["hubgeo", "HubGeoTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
