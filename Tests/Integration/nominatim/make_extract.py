@@ -11,8 +11,8 @@ filed under, because Nominatim gives each object the country of its built-in cou
 Country names are not in the extract: Nominatim answers them from its built-in country table,
 localized, and the manifest holds the names that table gives in each test language.
 
-Cases covered (see POINTS): cities as bare place nodes and as boundaries with a label node, a
-suburb inside a city, villages inside a municipality of another name, a point of that
+Cases covered (see points()): cities as bare place nodes and as boundaries with a label node, a
+suburb inside a city, a village labelling its municipality boundary, villages inside a municipality of another name, a point of that
 municipality away from its villages, a hamlet outside any boundary, places lacking some or all
 translations, streets (the answer at zoom 18), a point at sea and a point on land far from any
 place, in six countries.
@@ -161,6 +161,13 @@ def build():
             {"name": "Bruxelles - Brussel", "name:nl": "Brussel", "name:fr": "Bruxelles", "name:en": "Brussels",
              "name:de": "Brüssel", "name:ja": "ブリュッセル"})
     x.street("Rue Neuve - Nieuwstraat", [(50.8500, 4.3560), (50.8520, 4.3580), (50.8535, 4.3595)])
+    # Sint-Genesius-Rode: a municipality boundary whose label node is the village; the
+    # translations are on the node only, and Nominatim merges them into the boundary it answers
+    # with (addresstype village, at zoom 10 too: the boundary has rank 14).
+    rode_label = x.place("rode", "village", 50.7497, 4.3572,
+                         {"name": "Sint-Genesius-Rode", "name:nl": "Sint-Genesius-Rode", "name:fr": "Rhode-Saint-Genèse",
+                          "name:de": "Sankt-Genesius-Rode", "name:ja": "シント・ジェネジウス・ローデ"})
+    x.boundary("rode-boundary", 50.72, 4.33, 50.77, 4.39, 8, {"name": "Sint-Genesius-Rode"}, label=rode_label)
 
     # --- Germany ------------------------------------------------------------------------
     x.place("koeln", "city", 50.9375, 6.9603,
@@ -218,6 +225,8 @@ def points(x):
               municipality),
         point("brussel", "bilingual city: local name in no language", 50.8480, 4.3550, "be",
               town_of(x, "brussel", "city")),
+        point("rode", "village labelling its municipality boundary, translated on the node only", 50.7420, 4.3700,
+              "be", town_of(x, "rode", "village")),
         point("koeln", "city without name:de (the local name)", 50.9380, 6.9560, "de", town_of(x, "koeln", "city")),
         point("aachen", "city with only nl and fr translations", 50.7760, 6.0850, "de", town_of(x, "aachen", "city")),
         point("monschau", "town with no translation at all", 50.5555, 6.2410, "de", town_of(x, "monschau", "town"),
