@@ -51,7 +51,7 @@ PGPORT=5432            # only names the socket file: the cluster listens on no T
 DATABASE=nominatim
 SERVER_PID=$STATE/serve.pid
 
-log() { printf 'nominatim.sh: %s\n' "$*" >&2; }
+log() { printf 'nominatim.sh: [%4ss] %s\n' "$SECONDS" "$*" >&2; }
 die() { printf 'nominatim.sh: error: %s\n' "$*" >&2; exit 1; }
 trap 'status=$?; printf "nominatim.sh: error: \"%s\" failed (exit %s) at line %s\n" "$BASH_COMMAND" "$status" "$LINENO" >&2; exit 1' ERR
 
