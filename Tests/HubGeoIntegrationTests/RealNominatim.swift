@@ -104,6 +104,8 @@ struct Manifest: Decodable {
         var key: String
         /// The name per language.
         var names: [String: String]
+        /// The local name (the `name` tag), as Level 1 files write towns.
+        var local: String
     }
 
     struct Point: Decodable, CustomStringConvertible {
@@ -114,6 +116,8 @@ struct Manifest: Decodable {
         var countryCode: String?
         /// Country name per language; nil at sea.
         var country: [String: String]?
+        /// The country's local name, answered when no language is asked; nil at sea.
+        var countryLocal: String?
         /// The town at zoom 13-18; nil where there is none.
         var town: Town?
         /// The town at zoom 10, where villages, towns and hamlets are out of reach.

@@ -25,15 +25,21 @@ struct RealNominatimTests {
 
         func run(_ arguments: [String]) throws -> CLIRunner.Result { try runner.run(arguments, timeout: 120) }
 
-        /// Imports one club per manifest point: nickname = the point's id, Level 1 town "Level1 <id>".
-        func importPoints(_ points: [Manifest.Point]) throws {
-            let clubs: [[String: Any]] = points.map { point in
-                ["idPlus": ["town": "Level1 \(point.id)", "fullName": "Club \(point.id)", "nickName": point.id],
-                 "coordinates": ["latitude": point.lat, "longitude": point.lon]]
+        /// Writes a Level 1 file with one club per (nickname, declared town, point), in that order.
+        func level1(_ clubs: [(nickName: String, town: String, point: Manifest.Point)]) throws -> URL {
+            let records: [[String: Any]] = clubs.map { club in
+                ["idPlus": ["town": club.town, "fullName": "Club \(club.nickName)", "nickName": club.nickName],
+                 "coordinates": ["latitude": club.point.lat, "longitude": club.point.lon]]
             }
-            let document: [String: Any] = ["level1Header": ["level1URLIncludes": [String]()], "clubs": clubs, "museums": [Any]()]
+            let document: [String: Any] = ["level1Header": ["level1URLIncludes": [String]()], "clubs": records, "museums": [Any]()]
             let file = home.url.appendingPathComponent("points.level1.json")
             try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: file)
+            return file
+        }
+
+        /// Imports one club per manifest point: nickname = the point's id, Level 1 town "Level1 <id>".
+        func importPoints(_ points: [Manifest.Point]) throws {
+            let file = try level1(points.map { ($0.id, "Level1 \($0.id)", $0) })
             let result = try run(["import", file.path])
             try #require(result.status == 0, "hubgeo import failed: \(result.stderr)")
         }
@@ -133,6 +139,55 @@ struct RealNominatimTests {
         #expect(second.status == 0, "\(second.stderr)")
         #expect(Self.count("Requests made: ", in: second.stderr) == 0 && Self.count("cache hits: ", in: second.stderr) == pairs,
                 "a second run at zoom \(zoom) asked again: \(second.stderr)")
+    }
+
+    @Test("validate --geocode: local town names and a village's municipality match; the sea, the far point and a wrong town are flagged")
+    func validateGeocode() throws {
+        try RealNominatim.requireServer()
+        let manifest = try RealNominatim.manifest()
+        let session = try Session()
+        var clubs: [(nickName: String, town: String, point: Manifest.Point)] = []
+        for point in manifest.points {
+            // As a Level 1 file would write it: the local name; a made-up one where there is no town.
+            clubs.append((point.id, point.town?.local ?? "Atlantis", point))
+            // A village may also be declared by its municipality's name.
+            if let municipality = point.townZoom10, municipality.key == "municipality", point.town?.key == "village" {
+                clubs.append((point.id + "-as-municipality", municipality.local, point))
+            }
+        }
+        let cities = manifest.points.filter { $0.town?.key == "city" && $0.countryCode == "nl" }
+        let (here, elsewhere) = (try #require(cities.first), try #require(manifest.points.last { $0.town?.key == "city" && $0.countryCode != "nl" }))
+        clubs.append(("wrong-town", try #require(elsewhere.town).local, here))
+        let expectedFlagged = Set(clubs.filter { $0.point.town == nil }.map(\.nickName) + ["wrong-town"])
+        #expect(expectedFlagged.count >= 3 && clubs.contains { $0.nickName.hasSuffix("-as-municipality") })
+
+        let file = try session.level1(clubs)
+        let result = try session.run(["validate", file.path, "--geocode", "--request-interval", "0"] + Self.nominatimFlags)
+        #expect(result.status == 0, "validate exits 0 on warnings without --strict: \(result.stderr)")
+        let output = result.stdout + result.stderr
+        var flagged: [String: String] = [:]
+        for line in output.split(separator: "\n") where line.contains(".idPlus.town: warning: ") {
+            guard let range = line.range(of: #"clubs\[(\d+)\]"#, options: .regularExpression),
+                  let index = Int(line[range].dropFirst(6).dropLast()), clubs.indices.contains(index) else {
+                Issue.record("unexpected warning line: \(line)")
+                continue
+            }
+            flagged[clubs[index].nickName] = String(line)
+        }
+        #expect(Set(flagged.keys) == expectedFlagged, "\(output)")
+        if let wrong = flagged["wrong-town"] {
+            #expect(wrong.contains("does not match the place at") && wrong.contains(here.town!.local), "\(wrong)")
+        }
+        for point in manifest.points where point.town == nil {
+            guard let line = flagged[point.id] else { continue }
+            if point.country == nil {
+                #expect(line.contains("point at no place Nominatim knows"), "\(line)")
+            } else {
+                // The local country name once, with no town.
+                #expect(line.hasSuffix(": no town, \(try #require(point.countryLocal))"), "\(line)")
+            }
+        }
+        #expect(output.contains("town check: \(clubs.count) organizations at \(manifest.points.count) points: \(clubs.count) checked"), "\(output)")
     }
 
     @Test("geocode: the town, country and address of every point in every language equal the manifest and a direct request")

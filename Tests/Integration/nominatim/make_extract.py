@@ -36,6 +36,10 @@ COUNTRIES = {
     "at": {"nl": "Oostenrijk", "en": "Austria", "de": "Österreich", "fr": "Autriche", "ja": "オーストリア"},
 }
 
+# The same table's local name (the `name` tag), answered when no language is asked.
+COUNTRY_LOCAL_NAMES = {"nl": "Nederland", "be": "België / Belgique / Belgien", "de": "Deutschland", "fr": "France",
+                       "jp": "日本", "at": "Österreich"}
+
 TIMESTAMP = "2025-01-01T00:00:00Z"
 
 
@@ -193,7 +197,8 @@ def build():
 
 def town_of(x, key, town_key):
     names = x.places[key]["names"]
-    return {"key": town_key, "names": {language: localized(names, language) for language in LANGUAGES}}
+    return {"key": town_key, "local": names["name"],
+            "names": {language: localized(names, language) for language in LANGUAGES}}
 
 
 def points(x):
@@ -205,6 +210,7 @@ def points(x):
         entry = {"id": point_id, "case": case, "lat": lat, "lon": lon,
                  "countryCode": country,
                  "country": COUNTRIES[country] if country else None,
+                 "countryLocal": COUNTRY_LOCAL_NAMES[country] if country else None,
                  "town": town}
         entry["townZoom10"] = town if town_zoom10 == "same" else town_zoom10
         return entry
