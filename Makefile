@@ -12,7 +12,8 @@ TEST_DEBS    := python3 python3-pip gdal-bin libxml2-utils time
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps bench-deps kml-schema build run test fuzz bench install uninstall clean
+.PHONY: all deps test-deps bench-deps kml-schema build run test test-integration nominatim-start \
+	nominatim-stop nominatim-status nominatim-clean fuzz bench install uninstall clean
 
 all: build
 
@@ -44,7 +45,32 @@ kml-schema: test-deps
 
 test: test-deps kml-schema
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --skip HubGeoIntegrationTests
+
+# The integration tier: a real Nominatim 5.3.3 on 127.0.0.1 (Tests/Integration/nominatim/nominatim.sh
+# installs, imports and serves it on first use; see the README), then the HubGeoIntegrationTests
+# target against it. The server stays up for the next run; `make nominatim-stop` stops it.
+# HUBGEO_IT_STATE (default /var/cache/hubgeo-nominatim) and HUBGEO_IT_PORT (default 28088) choose
+# where its state lives and the port.
+NOMINATIM_IT := Tests/Integration/nominatim/nominatim.sh
+SUDO_IT      := $(shell [ "$$(id -u)" = 0 ] || echo sudo --preserve-env=HUBGEO_IT_STATE,HUBGEO_IT_PORT,HUBGEO_IT_READY_TIMEOUT)
+
+test-integration: deps nominatim-start
+	$(SWIFT) build --build-tests
+	env $$(bash $(NOMINATIM_IT) env) $(SWIFT) test --skip-build --filter HubGeoIntegrationTests
+
+nominatim-start:
+	$(SUDO_IT) bash $(NOMINATIM_IT) start
+
+nominatim-stop:
+	$(SUDO_IT) bash $(NOMINATIM_IT) stop
+
+nominatim-status:
+	@bash $(NOMINATIM_IT) status
+
+# Stops the server and deletes its state (venv, database, import): the next start is from scratch.
+nominatim-clean:
+	$(SUDO_IT) bash $(NOMINATIM_IT) clean
 
 # Seeded mutation fuzzing of the JSON parser, the Level 0/1/2 readers and the Nominatim answer
 # parser (hubgeo-fuzz), seeded with Data/, the upstream fixtures and real Nominatim answers,

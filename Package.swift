@@ -45,10 +45,17 @@ let package = Package(
         .executableTarget(name: "hubgeo-libfuzzer", dependencies: ["HubGeoFuzzKit"], path: "Sources/HubGeoLibFuzzer"),
         // In-process query timings for `make bench` (Benchmarks/run.py).
         .executableTarget(name: "hubgeo-bench", dependencies: ["HubGeo"], path: "Benchmarks/Sources/hubgeo-bench"),
+        // What both test targets use: running the built hubgeo and external tools, scratch directories.
+        .target(name: "HubGeoTestSupport", path: "Tests/HubGeoTestSupport"),
         .testTarget(
             name: "HubGeoTests",
-            dependencies: ["HubGeo", "hubgeo", "HubGeoFuzzKit"],
+            dependencies: ["HubGeo", "hubgeo", "HubGeoFuzzKit", "HubGeoTestSupport"],
             exclude: ["Fixtures", "Support/loopback_server.py"]),
+        // The integration tier: the built hubgeo against a real Nominatim 5.3.3 on 127.0.0.1, which
+        // Tests/Integration/nominatim/nominatim.sh sets up (`make test-integration`; not in `make test`).
+        .testTarget(
+            name: "HubGeoIntegrationTests",
+            dependencies: ["hubgeo", "HubGeoTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

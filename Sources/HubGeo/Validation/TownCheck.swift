@@ -185,7 +185,14 @@ public final class TownCheck {
         }
         keys.remove("")
         var parts = localityKeys.compactMap { key in main.address[key].map { "\($0) (\(key))" } }
-        if parts.isEmpty, let display = main.displayName { parts.append(display) }
+        if parts.isEmpty {
+            // No locality: the display name, which already ends with the country, unless it is
+            // only the country (far from any place Nominatim answers with the country itself).
+            if let display = main.displayName, !display.isEmpty, display != main.country {
+                return Place(found: true, description: display, keys: keys)
+            }
+            parts.append("no town")
+        }
         if let country = main.country { parts.append(country) }
         return Place(found: true, description: parts.joined(separator: ", "), keys: keys)
     }

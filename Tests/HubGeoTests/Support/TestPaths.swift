@@ -11,27 +11,3 @@ enum TestPaths {
     /// A new empty directory that is removed when the returned value is released.
     static func temporaryDirectory() throws -> TemporaryDirectory { try TemporaryDirectory() }
 }
-
-/// A scratch directory for one test, deleted on deinit.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("hubgeo-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Writes `text` to `name` inside the directory and returns its URL.
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try Data(text.utf8).write(to: file)
-        return file
-    }
-}

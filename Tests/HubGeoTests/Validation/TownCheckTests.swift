@@ -164,6 +164,21 @@ struct TownCheckTests {
         #expect(noContact.status == 1 && noContact.stderr.contains("contact"))
     }
 
+    /// Seen against a real Nominatim: on land far from any place the answer is the country itself
+    /// (display name "Austria"), which the message used to show twice ("Austria, Austria").
+    @Test func aPlaceWithoutALocalityNamesTheCountryOnce() throws {
+        let body = try Data(contentsOf: NominatimStandIn.samples.appendingPathComponent("rev_nowhere_land_z10.json"))
+        let countryOnly = try NominatimResponseParser.parse(body)
+        #expect(countryOnly.displayName == "Austria" && countryOnly.country == "Austria")
+        #expect(TownCheck.place(from: [countryOnly], describing: countryOnly)?.description == "no town, Austria")
+
+        var road = countryOnly
+        road.addressType = "road"
+        road.displayName = "Bergweg, Austria"
+        road.address["road"] = "Bergweg"
+        #expect(TownCheck.place(from: [road], describing: road)?.description == "Bergweg, Austria")
+    }
+
     @Test func matchingIgnoresCaseAccentsSpacesAndPunctuation() {
         #expect(TownCheck.key("'s-Hertogenbosch") == TownCheck.key("S Hertogenbosch"))
         #expect(TownCheck.key("Liège") == TownCheck.key("LIEGE"))

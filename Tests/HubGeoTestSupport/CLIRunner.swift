@@ -4,20 +4,20 @@ import Glibc
 #endif
 
 /// Runs the built `hubgeo` binary like a user would, with its own database and a time limit.
-struct CLIRunner {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+public struct CLIRunner: Sendable {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
-    struct BinaryNotFound: Error, CustomStringConvertible {
-        var places: [String]
-        var description: String { "hubgeo binary not found in \(places); build with `swift build --build-tests`" }
+    public struct BinaryNotFound: Error, CustomStringConvertible {
+        public var places: [String]
+        public var description: String { "hubgeo binary not found in \(places); build with `swift build --build-tests`" }
     }
 
     /// The directory of the test bundle holds the products built with it.
-    static func binary() throws -> URL {
+    public static func binary() throws -> URL {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL.deletingLastPathComponent(),
@@ -29,10 +29,10 @@ struct CLIRunner {
         return found
     }
 
-    var environment: [String: String]
+    public var environment: [String: String]
 
     /// A runner whose database is `database` and whose HOME and XDG paths point into `home`.
-    init(database: String, home: String) {
+    public init(database: String, home: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["HUBGEO_DB"] = database
         environment["HOME"] = home
@@ -41,7 +41,7 @@ struct CLIRunner {
         self.environment = environment
     }
 
-    func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> Result {
+    public func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> Result {
         let result = try CommandRunner.run(try Self.binary(), arguments, environment: environment, timeout: timeout)
         return Result(status: result.status, stdout: result.text, stderr: result.stderr)
     }

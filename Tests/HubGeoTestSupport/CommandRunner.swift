@@ -3,38 +3,42 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs the built `hubgeo` binary and external tools (GDAL, xmllint) like a user would.
-enum CommandRunner {
-    struct Result {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
-        var text: String { String(decoding: stdout, as: UTF8.self) }
+/// Runs the built `hubgeo` binary and external tools (GDAL, xmllint, curl) like a user would.
+public enum CommandRunner {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: Data
+        public var stderr: String
+        public var text: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// The `hubgeo` executable built with the tests.
-    static var hubgeo: URL {
+    public static var hubgeo: URL {
         get throws { try CLIRunner.binary() }
     }
 
     /// Runs hubgeo with `arguments`.
-    static func hubgeo(_ arguments: [String]) throws -> Result {
+    public static func hubgeo(_ arguments: [String]) throws -> Result {
         try run(try hubgeo, arguments)
     }
 
     /// Runs a tool found on PATH; fails with a hint when it is not installed.
-    static func tool(_ name: String, _ arguments: [String], package: String) throws -> Result {
+    public static func tool(_ name: String, _ arguments: [String], package: String) throws -> Result {
         guard let url = which(name) else {
             throw Failure(description: "\(name) is not installed: apt-get install \(package)")
         }
         return try run(url, arguments)
     }
 
-    static func which(_ name: String) -> URL? {
+    public static func which(_ name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
@@ -42,9 +46,9 @@ enum CommandRunner {
 
     /// Runs `executable` with its output in files (a full pipe would block it), killing it with
     /// SIGKILL when it outlives `timeout` (SIGTERM may be blocked in a child of a test).
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
                     timeout: TimeInterval = 300) throws -> Result {
-        let directory = try TestPaths.temporaryDirectory()
+        let directory = try TemporaryDirectory()
         let outURL = directory.url.appendingPathComponent("stdout")
         let errURL = directory.url.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
@@ -77,8 +81,8 @@ enum CommandRunner {
     /// `posix_spawn` started is not: Glibc spawns with CLONE_VM, and Linux carries the spawning
     /// process's high-water mark over the `exec`, so every child would report the test
     /// process's size.)
-    static func peakRSS(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, kilobytes: Int, seconds: Double) {
-        let directory = try TestPaths.temporaryDirectory()
+    public static func peakRSS(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, kilobytes: Int, seconds: Double) {
+        let directory = try TemporaryDirectory()
         let report = directory.path("time.txt")
         let result = try tool("time", ["-f", "%M %e", "-o", report, executable.path] + arguments, package: "time")
         let fields = try String(contentsOfFile: report, encoding: .utf8)
