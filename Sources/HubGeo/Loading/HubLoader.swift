@@ -23,19 +23,7 @@ public struct HubLoader: Sendable {
         let rootFile = try resolveRoot(root)
         var state = TreeState(validating: false)
         try loadLevel1(rootFile, ifMissing: nil, includedFrom: [], into: &state)
-        guard !state.organizations.isEmpty else {
-            guard state.diagnostics.isEmpty else {
-                throw LoadError.noUsableOrganizations(root: rootFile.description, problems: state.diagnostics.sorted().map(\.description))
-            }
-            throw LoadError.noOrganizations(root: rootFile.description)
-        }
-
-        var data = HubData(organizations: state.organizations, diagnostics: state.diagnostics,
-                           level1Files: state.files.map(\.description), level2Files: [], orphanLevel2Files: [],
-                           source: rootFile.description)
-        var level2 = Level2State(validating: false)
-        try mergeLevel2Files(into: &data, level1Locations: state.files, explicit: explicitLevel2,
-                             declaredIn: state.declaringFile, state: &level2)
+        var data = try mergeLevel2(rootFile: rootFile, state: state, explicit: explicitLevel2, read: state.organizations.count)
         data.diagnostics.sort()
         return data
     }
@@ -55,7 +43,18 @@ public struct HubLoader: Sendable {
         try withoutActuallyEscaping(each) { each in
             try loadLevel1(rootFile, ifMissing: nil, includedFrom: [], into: &state, each: each)
         }
-        guard state.emitted + state.organizations.count > 0 else {
+        var data = try mergeLevel2(rootFile: rootFile, state: state, explicit: explicitLevel2,
+                                   read: state.emitted + state.organizations.count)
+        for organization in data.organizations { try each(organization) }
+        data.organizations = []
+        data.diagnostics.sort()
+        return data
+    }
+
+    /// The end of both loads: fails when the tree held no usable organization (`read` of them),
+    /// else merges the Level 2 files into the organizations kept in `state`.
+    private func mergeLevel2(rootFile: DocumentLocation, state: TreeState, explicit: [DocumentLocation], read: Int) throws -> HubData {
+        guard read > 0 else {
             guard state.diagnostics.isEmpty else {
                 throw LoadError.noUsableOrganizations(root: rootFile.description, problems: state.diagnostics.sorted().map(\.description))
             }
@@ -65,11 +64,8 @@ public struct HubLoader: Sendable {
                            level1Files: state.files.map(\.description), level2Files: [], orphanLevel2Files: [],
                            source: rootFile.description)
         var level2 = Level2State(validating: false)
-        try mergeLevel2Files(into: &data, level1Locations: state.files, explicit: explicitLevel2,
+        try mergeLevel2Files(into: &data, level1Locations: state.files, explicit: explicit,
                              declaredIn: state.declaringFile, state: &level2)
-        for organization in data.organizations { try each(organization) }
-        data.organizations = []
-        data.diagnostics.sort()
         return data
     }
 
@@ -381,13 +377,6 @@ public struct HubLoader: Sendable {
     private func parseIfPresent(_ location: DocumentLocation) throws -> JSONValue? {
         guard let data = try reader.read(location) else { return nil }
         return try Self.parse(data, file: location.description)
-    }
-
-    private func parse(_ location: DocumentLocation, missing: LoadError?) throws -> JSONValue {
-        guard let value = try parseIfPresent(location) else {
-            throw missing ?? LoadError.unreadable(file: location.description, reason: "no such file")
-        }
-        return value
     }
 
     static func parse(_ data: Data, file: String) throws(LoadError) -> JSONValue {
