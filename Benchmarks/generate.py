@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Synthetic Photo Club Hub data for benchmarks.
 
-Writes N organizations as one Level 1 file (`bench.level1.json`) and the same points as a
-GeoJSON FeatureCollection (`bench.geojson`) for the peer tools. The points are spread like
+Writes N organizations as one Level 1 file (`bench.level1.json`) and the same organizations as a
+GeoJSON FeatureCollection (`bench.geojson`) for the peer tools, with the properties that
+`hubgeo export geojson` writes. Records are as rich as the real ones: a website, a wikipedia
+link, a level2URL (clubs), a Fotobond number (some clubs), and remarks in English and Dutch
+with quotes, `&` and `<`, which exports must escape. The points are spread like
 real settlements: most lie in clusters (towns with several clubs) around random centres on
 the land-rich latitudes, the rest uniformly over the sphere, and a few share coordinates
 with an earlier organization (clubs meeting in the same building).
@@ -59,18 +62,36 @@ def main():
             kind = "museum" if index % 10 == 0 else "club"
             town = f"Town {index // 7}"
             name = f"Bench {kind} {index}"
+            nick = f"bench{index}"
+            remark_en = (f'Organization {index} of {town} meets on "Tuesdays" & shows prints <A3; '
+                         f'founded in {1950 + index % 70}, with exhibitions, workshops and outings.')
+            remark_nl = (f'Vereniging {index} uit {town} komt op "dinsdag" samen & toont afdrukken <A3; '
+                         f'opgericht in {1950 + index % 70}, met exposities, workshops en uitjes.')
+            optional = {"website": f"https://www.example.org/clubs/{nick}/",
+                        "wikipedia": f"https://en.wikipedia.org/wiki/Bench_{kind}_{index}"}
+            if kind == "club":
+                optional["level2URL"] = f"https://www.example.org/JSON/{nick}.level2.json"
+            optional["remark"] = [{"language": "EN", "value": remark_en}, {"language": "NL", "value": remark_nl}]
+            fotobond = 1000 + index % 9000 if kind == "club" and index % 3 == 0 else None
+            if fotobond is not None:
+                optional["nlSpecific"] = {"fotobondNumber": fotobond}
             record = {
-                "idPlus": {"town": town, "fullName": name, "nickName": f"bench{index}"},
+                "idPlus": {"town": town, "fullName": name, "nickName": nick},
                 "coordinates": {"latitude": latitude, "longitude": longitude},
-                "optional": {"website": f"https://example.org/{index}",
-                             "remark": [{"language": "EN", "value": f"Synthetic organization {index}."}]},
+                "optional": optional,
             }
             if kind == "museum":
                 museums.append(record)
             else:
                 level1.write(("" if first_club else ",\n") + json.dumps(record, ensure_ascii=False))
                 first_club = False
-            feature = {"type": "Feature", "properties": {"name": name, "town": town, "type": kind, "nickName": f"bench{index}"},
+            # The properties hubgeo's GeoJSON export writes for this record, in its order.
+            properties = {"name": name, "nickName": nick, "type": kind, "town": town,
+                          "website": optional["website"], "wikipedia": optional["wikipedia"],
+                          "remark": remark_en, "remarkLanguage": "EN"}
+            if fotobond is not None:
+                properties["fotobondNumber"] = fotobond
+            feature = {"type": "Feature", "properties": properties,
                        "geometry": {"type": "Point", "coordinates": [longitude, latitude]}}
             geojson.write(("" if index == 0 else ",\n") + json.dumps(feature, ensure_ascii=False))
         level1.write('\n],\n "museums": [\n')
