@@ -9,6 +9,19 @@ enum OrganizationRow {
         o.level1_source, o.level2_source
         """
 
+    /// Builds an organization from a row, without its remarks, overrides and members.
+    static func organizationWithoutRelations(from row: Row) -> Organization {
+        let typeName: String = row["type"]
+        return Organization(
+            type: OrganizationType(rawValue: typeName) ?? .club,
+            identity: OrganizationIdentity(town: row["town"], fullName: row["full_name"]),
+            nickName: row["nick_name"],
+            coordinates: GeoPoint(latitude: row["latitude"], longitude: row["longitude"]),
+            website: row["website"], wikipedia: row["wikipedia"], level2URL: row["level2_url"],
+            maintainerEmail: row["maintainer_email"], fotobondNumber: row["fotobond_number"],
+            memberCount: row["member_count"], hasLevel2: row["has_level2"], level1Source: row["level1_source"], level2Source: row["level2_source"])
+    }
+
     /// Builds an organization from a row; remarks and overrides always, member records on request.
     static func organization(from row: Row, db: Database, includeMembers: Bool) throws -> Organization {
         let id: Int64 = row["id"]

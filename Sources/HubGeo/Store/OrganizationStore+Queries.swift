@@ -46,10 +46,7 @@ extension OrganizationStore {
 
     /// The ellipsoidal (WGS84) distance in metres between two points, as `near` measures it.
     public func geodesicDistance(from a: GeoPoint, to b: GeoPoint) throws -> Double {
-        try pool.read { db in
-            try Double.fetchOne(db.cachedStatement(sql: "SELECT ST_Distance(MakePoint(?, ?, 4326), MakePoint(?, ?, 4326), 1)"),
-                                arguments: [a.longitude, a.latitude, b.longitude, b.latitude]) ?? 0
-        }
+        Geodesic.distance(a, b)
     }
 
     /// The one organization that `name` designates: its nickname, its full name or its stable id
@@ -114,17 +111,67 @@ extension OrganizationStore {
     /// Half the length of a meridian: no two points on Earth are farther apart.
     static let farthestDistance = 20_003_931.5
 
-    /// The organizations `selection` picks, in `order`, paged by `filter`.
+    /// The organizations `selection` picks, in `order`, paged by `filter`: the rows with their
+    /// cached localized places in one statement, then the remarks and the overrides of all of
+    /// them in one statement each (never a query per organization).
     func matches(_ selection: OrganizationSelection, filter: OrganizationFilter, order: SelectionOrder) throws -> [PlaceMatch] {
-        let (sql, arguments) = try Self.selectionSQL(selection, filter: filter, order: order)
+        let (matches, matchArguments) = try Self.matchSQL(selection, filter: filter, order: order)
+        var arguments = matchArguments
+        var localizedColumns = ""
+        var localizedJoin = ""
+        if let language = filter.language {
+            localizedColumns = ", g.town AS localized_town, g.country AS localized_country, g.rowid IS NOT NULL AS localized"
+            localizedJoin = Self.localizedJoin
+            arguments += [language, filter.preferredEndpoint ?? ""]
+        }
+        let sql = """
+            SELECT \(OrganizationRow.columns), m.match_distance\(localizedColumns)
+            FROM (\(matches)) AS m CROSS JOIN organization o ON o.id = m.match_id
+            \(localizedJoin)
+            """
         return try pool.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
-                let organization = try OrganizationRow.organization(from: row, db: db, includeMembers: false)
-                return try Self.localized(PlaceMatch(organization: organization, distanceMeters: row["match_distance"]),
-                                          filter: filter, db: db)
+            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+            guard !rows.isEmpty else { return [] }
+            let ids = rows.map { $0["id"] as Int64 }
+            let idList = "[" + ids.map(String.init).joined(separator: ",") + "]"
+            var remarks: [Int64: [LocalizedRemark]] = [:]
+            let remarkRows = try Row.fetchCursor(db, sql: """
+                SELECT organization_id, language, value FROM organization_remark
+                WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, language
+                """, arguments: [idList])
+            while let row = try remarkRows.next() {
+                remarks[row[0], default: []].append(LocalizedRemark(language: row[1], value: row[2]))
+            }
+            var overrides: [Int64: [FieldOverride]] = [:]
+            let overrideRows = try Row.fetchCursor(db, sql: """
+                SELECT organization_id, field, level1_value, level2_value FROM level2_override
+                WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, field
+                """, arguments: [idList])
+            while let row = try overrideRows.next() {
+                overrides[row[0], default: []].append(FieldOverride(field: row[1], level1Value: row[2], level2Value: row[3]))
+            }
+            return rows.enumerated().map { index, row in
+                var organization = OrganizationRow.organizationWithoutRelations(from: row)
+                organization.remarks = remarks[ids[index]] ?? []
+                organization.overrides = overrides[ids[index]] ?? []
+                var match = PlaceMatch(organization: organization, distanceMeters: row["match_distance"])
+                if let language = filter.language, row["localized"] as Bool {
+                    match.localized = LocalizedPlace(language: language, town: row["localized_town"], country: row["localized_country"])
+                }
+                return match
             }
         }
     }
+
+    /// Joins `g`, the cached place of `o` in a language (first argument), preferring an endpoint
+    /// (second argument), else the newest: as ``localizedPlace(at:language:preferredEndpoint:)``.
+    static let localizedJoin = """
+        LEFT JOIN geocode_cache g ON g.rowid = (
+            SELECT c.rowid FROM geocode_cache c
+            WHERE c.latitude_e6 = CAST(round(o.latitude * 1000000) AS INTEGER)
+              AND c.longitude_e6 = CAST(round(o.longitude * 1000000) AS INTEGER) AND c.language = ?
+            ORDER BY c.endpoint = ? DESC, c.fetched_at DESC LIMIT 1)
+        """
 
     /// A subquery of the ids whose index box meets any of `boxes`.
     static func candidateSQL(boxes: [LonLatBox]) -> (sql: String, arguments: [(any DatabaseValueConvertible)?]) {

@@ -36,7 +36,7 @@ struct BBoxCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try database.openStore()
+        let store = try database.openStoreForQueries()
         let matches = try store.within(west: minLongitude.value, south: minLatitude.value, east: maxLongitude.value, north: maxLatitude.value,
                                        filter: query.filter)
         try ResultPrinter.print(matches, format: query.format, language: query.language.code)

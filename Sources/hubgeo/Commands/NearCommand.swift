@@ -35,7 +35,7 @@ struct NearCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try database.openStore()
+        let store = try database.openStoreForQueries()
         let center = GeoPoint(latitude: latitude.value, longitude: longitude.value)
         let matches = if let km {
             try store.near(center, radiusMeters: km * 1000, filter: query.filter)
