@@ -1,0 +1,199 @@
+/// UTF-8 text built in one reusable byte buffer: what the exporters write through. Escaping
+/// goes through byte tables and numbers are formatted here, so a feature costs no `String`.
+struct ByteBuffer {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 64 * 1024) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    var count: Int { bytes.count }
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    @inline(__always)
+    mutating func append(_ literal: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    @inline(__always)
+    mutating func append(byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    @inline(__always)
+    mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: text)
+    }
+
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    // MARK: Numbers
+
+    /// A decimal integer.
+    mutating func append(integer value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+        }
+    }
+
+    /// A coordinate as ``ExportText/coordinate(_:)`` writes it: at most 7 decimals, trailing
+    /// zeros removed, never an exponent, never `-0`.
+    mutating func append(coordinate value: Double) {
+        precondition(value.isFinite && abs(value) <= 1_000, "coordinate out of range: \(value)")
+        let scaled = Int64((value * 10_000_000).rounded())
+        if scaled == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        if scaled < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = scaled.magnitude
+        append(integer: Int(magnitude / 10_000_000))
+        var fraction = magnitude % 10_000_000
+        guard fraction != 0 else { return }
+        var digits = 7
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        bytes.append(UInt8(ascii: "."))
+        var divisor: UInt64 = 1
+        for _ in 1..<digits { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    // MARK: Escaping
+
+    /// What each byte needs in a JSON string: 0 nothing, 1 an escape, 2 a look at U+2028/U+2029.
+    private static let jsonClass: [UInt8] = (0..<256).map { byte in
+        byte < 0x20 || byte == 0x22 || byte == 0x5C ? 1 : byte == 0xE2 ? 2 : 0
+    }
+
+    /// `text` as a JSON string literal, quotes included, escaped as ``ExportText/jsonString(_:)``.
+    mutating func append(jsonString text: UnsafeBufferPointer<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        Self.jsonClass.withUnsafeBufferPointer { table in
+            var start = 0
+            var index = 0
+            let count = text.count
+            while index < count {
+                let byte = text[index]
+                let kind = table[Int(byte)]
+                if kind == 0 {
+                    index += 1
+                    continue
+                }
+                if kind == 2 {
+                    // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                    guard index + 2 < count, text[index + 1] == 0x80, text[index + 2] == 0xA8 || text[index + 2] == 0xA9 else {
+                        index += 1
+                        continue
+                    }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
+                    append(text[index + 2] == 0xA8 ? "\\u2028" : "\\u2029")
+                    index += 3
+                    start = index
+                    continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
+                switch byte {
+                case 0x22: append("\\\"")
+                case 0x5C: append("\\\\")
+                case 0x0A: append("\\n")
+                case 0x0D: append("\\r")
+                case 0x09: append("\\t")
+                case 0x08: append("\\b")
+                case 0x0C: append("\\f")
+                default:
+                    append("\\u00")
+                    bytes.append(Self.hexDigit(byte >> 4))
+                    bytes.append(Self.hexDigit(byte & 0xF))
+                }
+                index += 1
+                start = index
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<count]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+    }
+
+    /// What each byte needs in XML text: 0 nothing, 1 an escape, 2 a look at U+FFFE/U+FFFF.
+    private static let xmlClass: [UInt8] = (0..<256).map { byte in
+        byte < 0x20 || byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 ? 1 : byte == 0xEF ? 2 : 0
+    }
+
+    /// `text` escaped for XML as ``ExportText/xmlEscaped(_:)`` escapes it. With `html`, the text
+    /// is first HTML-escaped as ``KMLWriter`` escapes the balloon's values (`'` as `&#39;`),
+    /// and with `breaks` a line feed becomes `<br/>`: the XML escaping of that HTML, in one pass.
+    mutating func append(xmlEscaped text: UnsafeBufferPointer<UInt8>, html: Bool = false, breaks: Bool = false) {
+        Self.xmlClass.withUnsafeBufferPointer { table in
+            var start = 0
+            var index = 0
+            let count = text.count
+            while index < count {
+                let byte = text[index]
+                let kind = table[Int(byte)]
+                if kind == 0 {
+                    index += 1
+                    continue
+                }
+                if kind == 2 {
+                    // U+FFFE and U+FFFF (EF BF BE, EF BF BF) become U+FFFD.
+                    guard index + 2 < count, text[index + 1] == 0xBF, text[index + 2] == 0xBE || text[index + 2] == 0xBF else {
+                        index += 1
+                        continue
+                    }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
+                    append("\u{FFFD}")
+                    index += 3
+                    start = index
+                    continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
+                switch byte {
+                case 0x26: html ? append("&amp;amp;") : append("&amp;")
+                case 0x3C: html ? append("&amp;lt;") : append("&lt;")
+                case 0x3E: html ? append("&amp;gt;") : append("&gt;")
+                case 0x22: html ? append("&amp;quot;") : append("&quot;")
+                case 0x27: html ? append("&amp;#39;") : append("&apos;")
+                case 0x09: append("&#9;")
+                case 0x0A: breaks ? append("&lt;br/&gt;") : append("&#10;")
+                case 0x0D: append("&#13;")
+                default: append("\u{FFFD}")
+                }
+                index += 1
+                start = index
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<count]))
+        }
+    }
+
+    /// Runs `body` with the bytes written so far.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBytes(body)
+    }
+}
