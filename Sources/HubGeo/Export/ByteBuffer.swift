@@ -88,8 +88,10 @@ struct ByteBuffer {
         byte < 0x20 || byte == 0x22 || byte == 0x5C ? 1 : byte == 0xE2 ? 2 : 0
     }
 
-    /// `text` as a JSON string literal, quotes included, escaped as ``ExportText/jsonString(_:)``.
-    mutating func append(jsonString text: UnsafeBufferPointer<UInt8>) {
+    /// `text` as a JSON string literal, quotes included, escaped as ``ExportText/jsonString(_:)``;
+    /// with `foundationStyle` as Foundation's `JSONEncoder` escapes it (`\u00xx` in lower case,
+    /// U+2028 and U+2029 left as they are).
+    mutating func append(jsonString text: UnsafeBufferPointer<UInt8>, foundationStyle: Bool = false) {
         bytes.append(UInt8(ascii: "\""))
         Self.jsonClass.withUnsafeBufferPointer { table in
             var start = 0
@@ -104,7 +106,7 @@ struct ByteBuffer {
                 }
                 if kind == 2 {
                     // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-                    guard index + 2 < count, text[index + 1] == 0x80, text[index + 2] == 0xA8 || text[index + 2] == 0xA9 else {
+                    guard !foundationStyle, index + 2 < count, text[index + 1] == 0x80, text[index + 2] == 0xA8 || text[index + 2] == 0xA9 else {
                         index += 1
                         continue
                     }
@@ -125,8 +127,8 @@ struct ByteBuffer {
                 case 0x0C: append("\\f")
                 default:
                     append("\\u00")
-                    bytes.append(Self.hexDigit(byte >> 4))
-                    bytes.append(Self.hexDigit(byte & 0xF))
+                    bytes.append(Self.hexDigit(byte >> 4, lowercase: foundationStyle))
+                    bytes.append(Self.hexDigit(byte & 0xF, lowercase: foundationStyle))
                 }
                 index += 1
                 start = index
@@ -137,8 +139,8 @@ struct ByteBuffer {
     }
 
     @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+    private static func hexDigit(_ value: UInt8, lowercase: Bool) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : (lowercase ? UInt8(ascii: "a") : UInt8(ascii: "A")) + value - 10
     }
 
     /// What each byte needs in XML text: 0 nothing, 1 an escape, 2 a look at U+FFFE/U+FFFF.

@@ -243,3 +243,13 @@ struct ExportRowReader {
         return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column)))
     }
 }
+
+extension SelectionOrder {
+    var resultOrder: ResultOrder {
+        switch self {
+        case .stableID: .stableID
+        case .distance: .distance
+        case .name: .name
+        }
+    }
+}

@@ -13,6 +13,14 @@ extension OrganizationStore {
     /// The `count` organizations nearest to `center`, whatever their distance: searches
     /// growing circles until enough organizations are inside one.
     public func nearest(_ center: GeoPoint, count: Int, filter: OrganizationFilter = .init()) throws -> [PlaceMatch] {
+        let (selection, pageFilter) = try nearestSelection(center, count: count, filter: filter)
+        return try matches(selection, filter: pageFilter, order: .distance)
+    }
+
+    /// The selection and filter whose results, nearest first, are the `count` organizations
+    /// nearest to `center`: a circle grown until enough organizations are inside.
+    public func nearestSelection(_ center: GeoPoint, count: Int, filter: OrganizationFilter = .init()) throws
+        -> (OrganizationSelection, OrganizationFilter) {
         let wanted = count + filter.offset
         var pageFilter = filter
         pageFilter.limit = count
@@ -21,7 +29,7 @@ extension OrganizationStore {
         while true {
             let found = try self.count(.near(center, radiusMeters: radius), filter: typeOnly)
             if found >= wanted || radius >= Self.farthestDistance {
-                return try near(center, radiusMeters: radius, filter: pageFilter)
+                return (.near(center, radiusMeters: radius), pageFilter)
             }
             radius = min(radius * 4, Self.farthestDistance)
         }
@@ -111,11 +119,20 @@ extension OrganizationStore {
     /// Half the length of a meridian: no two points on Earth are farther apart.
     static let farthestDistance = 20_003_931.5
 
-    /// The organizations `selection` picks, in `order`, paged by `filter`: the rows with their
-    /// cached localized places in one statement, then the remarks and the overrides of all of
-    /// them in one statement each (never a query per organization).
+    /// The organizations `selection` picks, in `order`, paged by `filter` (see ``forEachChunk``).
     func matches(_ selection: OrganizationSelection, filter: OrganizationFilter, order: SelectionOrder) throws -> [PlaceMatch] {
-        let (matches, matchArguments) = try Self.matchSQL(selection, filter: filter, order: order)
+        var all: [PlaceMatch] = []
+        try forEachChunk(selection, filter: filter, order: order.resultOrder, chunkSize: .max) { all += $0 }
+        return all
+    }
+
+    /// Calls `body` with the organizations `selection` picks, in `order`, paged by `filter`, in
+    /// chunks of at most `chunkSize`: one pass over one statement for the rows with their cached
+    /// localized places, and per chunk one statement for the remarks and one for the overrides
+    /// (never a query per organization). Memory holds one chunk at a time. Members are not read.
+    public func forEachChunk(_ selection: OrganizationSelection, filter: OrganizationFilter = .init(), order: ResultOrder,
+                             chunkSize: Int = 1_000, body: ([PlaceMatch]) throws -> Void) throws {
+        let (matches, matchArguments) = try Self.matchSQL(selection, filter: filter, order: order.selectionOrder)
         var arguments = matchArguments
         var localizedColumns = ""
         var localizedJoin = ""
@@ -129,36 +146,52 @@ extension OrganizationStore {
             FROM (\(matches)) AS m CROSS JOIN organization o ON o.id = m.match_id
             \(localizedJoin)
             """
-        return try pool.read { db in
-            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
-            guard !rows.isEmpty else { return [] }
-            let ids = rows.map { $0["id"] as Int64 }
-            let idList = "[" + ids.map(String.init).joined(separator: ",") + "]"
-            var remarks: [Int64: [LocalizedRemark]] = [:]
-            let remarkRows = try Row.fetchCursor(db, sql: """
-                SELECT organization_id, language, value FROM organization_remark
-                WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, language
-                """, arguments: [idList])
-            while let row = try remarkRows.next() {
-                remarks[row[0], default: []].append(LocalizedRemark(language: row[1], value: row[2]))
+        try pool.read { db in
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+            var chunk: [PlaceMatch] = []
+            var ids: [Int64] = []
+            func complete() throws {
+                guard !chunk.isEmpty else { return }
+                try Self.addRelations(to: &chunk, ids: ids, db: db)
+                try body(chunk)
+                chunk.removeAll(keepingCapacity: true)
+                ids.removeAll(keepingCapacity: true)
             }
-            var overrides: [Int64: [FieldOverride]] = [:]
-            let overrideRows = try Row.fetchCursor(db, sql: """
-                SELECT organization_id, field, level1_value, level2_value FROM level2_override
-                WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, field
-                """, arguments: [idList])
-            while let row = try overrideRows.next() {
-                overrides[row[0], default: []].append(FieldOverride(field: row[1], level1Value: row[2], level2Value: row[3]))
-            }
-            return rows.enumerated().map { index, row in
-                var organization = OrganizationRow.organizationWithoutRelations(from: row)
-                organization.remarks = remarks[ids[index]] ?? []
-                organization.overrides = overrides[ids[index]] ?? []
-                var match = PlaceMatch(organization: organization, distanceMeters: row["match_distance"])
+            while let row = try cursor.next() {
+                var match = PlaceMatch(organization: OrganizationRow.organizationWithoutRelations(from: row),
+                                       distanceMeters: row["match_distance"])
                 if let language = filter.language, row["localized"] as Bool {
                     match.localized = LocalizedPlace(language: language, town: row["localized_town"], country: row["localized_country"])
                 }
-                return match
+                chunk.append(match)
+                ids.append(row["id"])
+                if chunk.count >= chunkSize { try complete() }
+            }
+            try complete()
+        }
+    }
+
+    /// Fills in the remarks and overrides of `matches` (whose row ids are `ids`): one statement each.
+    static func addRelations(to matches: inout [PlaceMatch], ids: [Int64], db: Database) throws {
+        let idList = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        var index: [Int64: Int] = [:]
+        for (position, id) in ids.enumerated() { index[id] = position }
+        let remarkRows = try Row.fetchCursor(db, sql: """
+            SELECT organization_id, language, value FROM organization_remark
+            WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, language
+            """, arguments: [idList])
+        while let row = try remarkRows.next() {
+            if let position = index[row[0]] {
+                matches[position].organization.remarks.append(LocalizedRemark(language: row[1], value: row[2]))
+            }
+        }
+        let overrideRows = try Row.fetchCursor(db, sql: """
+            SELECT organization_id, field, level1_value, level2_value FROM level2_override
+            WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, field
+            """, arguments: [idList])
+        while let row = try overrideRows.next() {
+            if let position = index[row[0]] {
+                matches[position].organization.overrides.append(FieldOverride(field: row[1], level1Value: row[2], level2Value: row[3]))
             }
         }
     }

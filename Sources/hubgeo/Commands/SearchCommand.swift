@@ -14,6 +14,6 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.openStoreForQueries()
-        try ResultPrinter.print(try store.search(text, filter: query.filter), format: query.format, language: query.language.code)
+        try ResultPrinter.print(store, .search(text), filter: query.filter, order: .name, format: query.format, language: query.language.code)
     }
 }
