@@ -1,68 +1,95 @@
 /// UTF-8 text built in one reusable byte buffer: what the exporters write through. Escaping
 /// goes through byte tables and numbers are formatted here, so a feature costs no `String`.
-struct ByteBuffer {
-    private(set) var bytes: [UInt8] = []
+/// A class over one allocation: appends are plain copies, with no copy-on-write checks.
+final class ByteBuffer {
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
 
-    init(capacity: Int = 64 * 1024) {
-        bytes.reserveCapacity(capacity)
+    init(capacity: Int = 128 * 1024) {
+        self.capacity = max(capacity, 64)
+        storage = .allocate(capacity: self.capacity)
     }
 
-    var count: Int { bytes.count }
-
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+    deinit {
+        storage.deallocate()
     }
 
-    @inline(__always)
-    mutating func append(_ literal: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
-    @inline(__always)
-    mutating func append(byte: UInt8) {
-        bytes.append(byte)
+    func removeAll() {
+        count = 0
     }
 
     @inline(__always)
-    mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: text)
+    private func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
     }
 
-    mutating func append(_ text: String) {
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStorage.update(from: storage, count: count)
+        storage.deallocate()
+        storage = newStorage
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    func append(_ literal: StaticString) {
+        append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    @inline(__always)
+    func append(byte: UInt8) {
+        reserve(1)
+        storage[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    func append(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let base = text.baseAddress, text.count > 0 else { return }
+        reserve(text.count)
+        (storage + count).update(from: base, count: text.count)
+        count += text.count
+    }
+
+    func append(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { append($0) }
     }
 
     // MARK: Numbers
 
     /// A decimal integer.
-    mutating func append(integer value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+    func append(integer value: Int) {
+        if value < 0 { append(byte: UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
         }
+        reserve(digits)
+        var remaining = magnitude
+        for position in stride(from: count + digits - 1, through: count, by: -1) {
+            storage[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
+        count += digits
     }
 
     /// A coordinate as ``ExportText/coordinate(_:)`` writes it: at most 7 decimals, trailing
     /// zeros removed, never an exponent, never `-0`.
-    mutating func append(coordinate value: Double) {
+    func append(coordinate value: Double) {
         precondition(value.isFinite && abs(value) <= 1_000, "coordinate out of range: \(value)")
         let scaled = Int64((value * 10_000_000).rounded())
         if scaled == 0 {
-            bytes.append(UInt8(ascii: "0"))
+            append(byte: UInt8(ascii: "0"))
             return
         }
-        if scaled < 0 { bytes.append(UInt8(ascii: "-")) }
+        if scaled < 0 { append(byte: UInt8(ascii: "-")) }
         let magnitude = scaled.magnitude
         append(integer: Int(magnitude / 10_000_000))
         var fraction = magnitude % 10_000_000
@@ -72,11 +99,11 @@ struct ByteBuffer {
             fraction /= 10
             digits -= 1
         }
-        bytes.append(UInt8(ascii: "."))
+        append(byte: UInt8(ascii: "."))
         var divisor: UInt64 = 1
         for _ in 1..<digits { divisor *= 10 }
         while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            append(byte: UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
             divisor /= 10
         }
     }
@@ -91,8 +118,8 @@ struct ByteBuffer {
     /// `text` as a JSON string literal, quotes included, escaped as ``ExportText/jsonString(_:)``;
     /// with `foundationStyle` as Foundation's `JSONEncoder` escapes it (`\u00xx` in lower case,
     /// U+2028 and U+2029 left as they are).
-    mutating func append(jsonString text: UnsafeBufferPointer<UInt8>, foundationStyle: Bool = false) {
-        bytes.append(UInt8(ascii: "\""))
+    func append(jsonString text: UnsafeBufferPointer<UInt8>, foundationStyle: Bool = false) {
+        append(byte: UInt8(ascii: "\""))
         Self.jsonClass.withUnsafeBufferPointer { table in
             var start = 0
             var index = 0
@@ -110,13 +137,13 @@ struct ByteBuffer {
                         index += 1
                         continue
                     }
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
+                    append(UnsafeBufferPointer(rebasing: text[start..<index]))
                     append(text[index + 2] == 0xA8 ? "\\u2028" : "\\u2029")
                     index += 3
                     start = index
                     continue
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
+                append(UnsafeBufferPointer(rebasing: text[start..<index]))
                 switch byte {
                 case 0x22: append("\\\"")
                 case 0x5C: append("\\\\")
@@ -127,15 +154,15 @@ struct ByteBuffer {
                 case 0x0C: append("\\f")
                 default:
                     append("\\u00")
-                    bytes.append(Self.hexDigit(byte >> 4, lowercase: foundationStyle))
-                    bytes.append(Self.hexDigit(byte & 0xF, lowercase: foundationStyle))
+                    append(byte: Self.hexDigit(byte >> 4, lowercase: foundationStyle))
+                    append(byte: Self.hexDigit(byte & 0xF, lowercase: foundationStyle))
                 }
                 index += 1
                 start = index
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<count]))
+            append(UnsafeBufferPointer(rebasing: text[start..<count]))
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(byte: UInt8(ascii: "\""))
     }
 
     @inline(__always)
@@ -151,7 +178,7 @@ struct ByteBuffer {
     /// `text` escaped for XML as ``ExportText/xmlEscaped(_:)`` escapes it. With `html`, the text
     /// is first HTML-escaped as ``KMLWriter`` escapes the balloon's values (`'` as `&#39;`),
     /// and with `breaks` a line feed becomes `<br/>`: the XML escaping of that HTML, in one pass.
-    mutating func append(xmlEscaped text: UnsafeBufferPointer<UInt8>, html: Bool = false, breaks: Bool = false) {
+    func append(xmlEscaped text: UnsafeBufferPointer<UInt8>, html: Bool = false, breaks: Bool = false) {
         Self.xmlClass.withUnsafeBufferPointer { table in
             var start = 0
             var index = 0
@@ -169,13 +196,13 @@ struct ByteBuffer {
                         index += 1
                         continue
                     }
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
+                    append(UnsafeBufferPointer(rebasing: text[start..<index]))
                     append("\u{FFFD}")
                     index += 3
                     start = index
                     continue
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
+                append(UnsafeBufferPointer(rebasing: text[start..<index]))
                 switch byte {
                 case 0x26: html ? append("&amp;amp;") : append("&amp;")
                 case 0x3C: html ? append("&amp;lt;") : append("&lt;")
@@ -190,12 +217,12 @@ struct ByteBuffer {
                 index += 1
                 start = index
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<count]))
+            append(UnsafeBufferPointer(rebasing: text[start..<count]))
         }
     }
 
     /// Runs `body` with the bytes written so far.
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try bytes.withUnsafeBytes(body)
+        try body(UnsafeRawBufferPointer(start: storage, count: count))
     }
 }

@@ -26,7 +26,7 @@ public final class KMLWriter: OrganizationWriter {
     private let documentName: String
     private var openFolder: OrganizationType?
     private var count = 0
-    private var buffer = ByteBuffer()
+    private let buffer = ByteBuffer()
     private var record = ExportRecord()
 
     /// The language that picks the remark.

@@ -5,7 +5,7 @@ import Foundation
 /// organization at a time in a reusable byte buffer and handed to the sink in large pieces.
 public final class OrganizationJSONWriter {
     private let sink: ExportSink
-    private var buffer = ByteBuffer()
+    private let buffer = ByteBuffer()
     private var count = 0
 
     public init(sink: ExportSink) {
