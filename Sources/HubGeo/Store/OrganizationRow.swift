@@ -9,17 +9,21 @@ enum OrganizationRow {
         o.level1_source, o.level2_source
         """
 
-    /// Builds an organization from a row, without its remarks, overrides and members.
+    /// The number of ``columns``.
+    static let columnCount = 17
+
+    /// Builds an organization from a row that starts with ``columns`` (read by position, not by
+    /// name), without its remarks, overrides and members.
     static func organizationWithoutRelations(from row: Row) -> Organization {
-        let typeName: String = row["type"]
+        let typeName: String = row[2]
         return Organization(
             type: OrganizationType(rawValue: typeName) ?? .club,
-            identity: OrganizationIdentity(town: row["town"], fullName: row["full_name"]),
-            nickName: row["nick_name"],
-            coordinates: GeoPoint(latitude: row["latitude"], longitude: row["longitude"]),
-            website: row["website"], wikipedia: row["wikipedia"], level2URL: row["level2_url"],
-            maintainerEmail: row["maintainer_email"], fotobondNumber: row["fotobond_number"],
-            memberCount: row["member_count"], hasLevel2: row["has_level2"], level1Source: row["level1_source"], level2Source: row["level2_source"])
+            identity: OrganizationIdentity(town: row[3], fullName: row[4]),
+            nickName: row[5],
+            coordinates: GeoPoint(latitude: row[6], longitude: row[7]),
+            website: row[8], wikipedia: row[9], level2URL: row[10],
+            maintainerEmail: row[11], fotobondNumber: row[12],
+            memberCount: row[14], hasLevel2: row[13], level1Source: row[15], level2Source: row[16])
     }
 
     /// Builds an organization from a row; remarks and overrides always, member records on request.

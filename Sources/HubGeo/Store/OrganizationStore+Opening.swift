@@ -40,6 +40,9 @@ extension OrganizationStore {
             configuration.busyMode = .timeout(30)
             configuration.prepareDatabase { db in
                 GeodesicFunction.register(in: db)
+                // 16 MiB of pages (SQLite's default is 2 MiB): the rows, remarks and index pages a
+                // repeated query touches stay cached, and an export's memory stays well bounded.
+                try db.execute(sql: "PRAGMA cache_size = -16384")
             }
             let pool = try DatabasePool(path: name, configuration: configuration)
             // The first read is what needs the -shm file.

@@ -147,7 +147,8 @@ extension OrganizationStore {
             \(localizedJoin)
             """
         try pool.read { db in
-            let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+            // Cached: the same query shape is prepared once per connection.
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
             var chunk: [PlaceMatch] = []
             var ids: [Int64] = []
             func complete() throws {
@@ -158,13 +159,15 @@ extension OrganizationStore {
                 ids.removeAll(keepingCapacity: true)
             }
             while let row = try cursor.next() {
+                // By position: `columns`, then the distance and the localized columns.
+                let next = OrganizationRow.columnCount
                 var match = PlaceMatch(organization: OrganizationRow.organizationWithoutRelations(from: row),
-                                       distanceMeters: row["match_distance"])
-                if let language = filter.language, row["localized"] as Bool {
-                    match.localized = LocalizedPlace(language: language, town: row["localized_town"], country: row["localized_country"])
+                                       distanceMeters: row[next])
+                if let language = filter.language, row[next + 3] as Bool {
+                    match.localized = LocalizedPlace(language: language, town: row[next + 1], country: row[next + 2])
                 }
                 chunk.append(match)
-                ids.append(row["id"])
+                ids.append(row[0])
                 if chunk.count >= chunkSize { try complete() }
             }
             try complete()
@@ -176,19 +179,19 @@ extension OrganizationStore {
         let idList = "[" + ids.map(String.init).joined(separator: ",") + "]"
         var index: [Int64: Int] = [:]
         for (position, id) in ids.enumerated() { index[id] = position }
-        let remarkRows = try Row.fetchCursor(db, sql: """
+        let remarkRows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT organization_id, language, value FROM organization_remark
             WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, language
-            """, arguments: [idList])
+            """), arguments: [idList])
         while let row = try remarkRows.next() {
             if let position = index[row[0]] {
                 matches[position].organization.remarks.append(LocalizedRemark(language: row[1], value: row[2]))
             }
         }
-        let overrideRows = try Row.fetchCursor(db, sql: """
+        let overrideRows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT organization_id, field, level1_value, level2_value FROM level2_override
             WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, field
-            """, arguments: [idList])
+            """), arguments: [idList])
         while let row = try overrideRows.next() {
             if let position = index[row[0]] {
                 matches[position].organization.overrides.append(FieldOverride(field: row[1], level1Value: row[2], level2Value: row[3]))

@@ -112,7 +112,9 @@ extension OrganizationStore {
                 """
             arguments += [center.latitude, center.longitude] + candidates.arguments
             appendType()
-            sql += ") WHERE match_distance <= ?"
+            // LIMIT -1 keeps SQLite from flattening the subquery, which would compute each
+            // distance again for the WHERE and the ORDER BY.
+            sql += " LIMIT -1) WHERE match_distance <= ?"
             arguments.append(radiusMeters)
         }
         sql += order == .distance ? " ORDER BY match_distance, match_key" : " ORDER BY match_key"
