@@ -49,17 +49,12 @@ extension OrganizationStore {
         return try exportRecords(selection, filter: filter, order: order.selectionOrder, to: recordWriter)
     }
 
-    /// As ``forEach(_:filter:body:)``, in `order`.
+    /// As ``forEach(_:filter:body:)``, in `order`: the organizations come in chunks with their
+    /// remarks and overrides read by one statement per chunk (see ``forEachChunk``).
     public func forEach(_ selection: OrganizationSelection, filter: OrganizationFilter = .init(), order: ResultOrder,
                         body: (PlaceMatch) throws -> Void) throws {
-        let (sql, arguments) = try Self.selectionSQL(selection, filter: filter, order: order.selectionOrder)
-        try pool.read { db in
-            let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
-            while let row = try cursor.next() {
-                let organization = try OrganizationRow.organization(from: row, db: db, includeMembers: false)
-                try body(try Self.localized(PlaceMatch(organization: organization, distanceMeters: row["match_distance"]),
-                                            filter: filter, db: db))
-            }
+        try forEachChunk(selection, filter: filter, order: order) { chunk in
+            for match in chunk { try body(match) }
         }
     }
 
@@ -69,7 +64,7 @@ extension OrganizationStore {
         var arguments = matchArguments
         let localizedColumns: String
         let localizedJoin: String
-        if let language = filter.language {
+        if let language = filter.language, try hasGeocodeCache() {
             // The newest answer for the point and language, the preferred endpoint's first (as
             // `localizedPlace(at:language:preferredEndpoint:)` picks it).
             localizedColumns = "g.town, g.country, g.rowid IS NOT NULL"

@@ -17,6 +17,12 @@ extension OrganizationStore {
         return try openImportingEmbeddedDataIfEmpty(path: path)
     }
 
+    /// True when the database has the geocode cache (a database made by an older hubgeo gets it
+    /// from the next `localize`; read-only queries find no cached places there).
+    func hasGeocodeCache() throws -> Bool {
+        try pool.read { db in try db.tableExists("geocode_cache") }
+    }
+
     /// True when the file holds hubgeo's tables (it may still hold no organization).
     func hasSchema() throws -> Bool {
         try pool.read { db in
@@ -40,9 +46,9 @@ extension OrganizationStore {
             configuration.busyMode = .timeout(30)
             configuration.prepareDatabase { db in
                 GeodesicFunction.register(in: db)
-                // 16 MiB of pages (SQLite's default is 2 MiB): the rows, remarks and index pages a
+                // 8 MiB of pages (SQLite's default is 2 MiB): the rows, remarks and index pages a
                 // repeated query touches stay cached, and an export's memory stays well bounded.
-                try db.execute(sql: "PRAGMA cache_size = -16384")
+                try db.execute(sql: "PRAGMA cache_size = -8192")
             }
             let pool = try DatabasePool(path: name, configuration: configuration)
             // The first read is what needs the -shm file.

@@ -136,11 +136,12 @@ extension OrganizationStore {
         var arguments = matchArguments
         var localizedColumns = ""
         var localizedJoin = ""
-        if let language = filter.language {
+        if let language = filter.language, try hasGeocodeCache() {
             localizedColumns = ", g.town AS localized_town, g.country AS localized_country, g.rowid IS NOT NULL AS localized"
             localizedJoin = Self.localizedJoin
             arguments += [language, filter.preferredEndpoint ?? ""]
         }
+        let readsPlaces = !localizedColumns.isEmpty
         let sql = """
             SELECT \(OrganizationRow.columns), m.match_distance\(localizedColumns)
             FROM (\(matches)) AS m CROSS JOIN organization o ON o.id = m.match_id
@@ -163,7 +164,7 @@ extension OrganizationStore {
                 let next = OrganizationRow.columnCount
                 var match = PlaceMatch(organization: OrganizationRow.organizationWithoutRelations(from: row),
                                        distanceMeters: row[next])
-                if let language = filter.language, row[next + 3] as Bool {
+                if let language = filter.language, readsPlaces, row[next + 3] as Bool {
                     match.localized = LocalizedPlace(language: language, town: row[next + 1], country: row[next + 2])
                 }
                 chunk.append(match)
