@@ -57,12 +57,15 @@ extension OrganizationStore {
         }
         do {
             return try open(path)
-        } catch let first {
+        } catch let first as DatabaseError where first.resultCode == .SQLITE_READONLY || first.resultCode == .SQLITE_CANTOPEN {
+            // Only for a file SQLite may not write beside (no -shm): never when a writer is busy.
             do {
                 return try open(immutableURI(path))
             } catch {
                 throw StoreError.cannotOpen(path: path, reason: describe(first))
             }
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: describe(error))
         }
     }
 
