@@ -150,6 +150,29 @@ struct HTTPClientTests {
         }
     }
 
+    @Test func eachRequestAfterTheFirstPassesTheFollowUpGate() throws {
+        // A kept-alive connection that the server resets: libcurl resends the request at once on a
+        // fresh connection. The gate sees that resend (and redirects), so a caller can pace and count them.
+        let server = try LoopbackServer(script: ["/a": [LoopbackServer.Response(body: "a")],
+                                                 "/b": [LoopbackServer.Response(action: .reset), LoopbackServer.Response(body: "b")]],
+                                        lifetime: 20)
+        defer { server.stop() }
+        let client = client()
+        var followUps = 0
+        #expect(try client.get(server.url("/a"), beforeFollowUp: { followUps += 1; return true }).body == Data("a".utf8))
+        #expect(followUps == 0)
+        #expect(try client.get(server.url("/b"), beforeFollowUp: { followUps += 1; return true }).body == Data("b".utf8))
+        #expect(followUps == 1)
+        #expect(try server.requests().map(\.path) == ["/a", "/b", "/b"])
+        #expect(try client.get(server.url("/__redirect?n=2"), beforeFollowUp: { followUps += 1; return true }).status == 200)
+        #expect(followUps == 3)
+
+        // Refused: the fetch stops before the resend goes out.
+        let refused = httpError { () throws(HTTPError) in try client.get(server.url("/__redirect?n=1"), beforeFollowUp: { false }) }
+        guard case .failed? = refused else { Issue.record("expected a stop, got \(String(describing: refused))"); return }
+        #expect(try server.requests().filter { $0.query == "n=0" }.count == 1, "only the earlier fetch reached n=0")
+    }
+
     @Test func hangTimesOutQuickly() throws {
         let server = try LoopbackServer(script: ["*": [.action(.hang)]], lifetime: 20)
         defer { server.stop() }

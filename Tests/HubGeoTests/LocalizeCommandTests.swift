@@ -37,6 +37,24 @@ struct LocalizeCommandTests {
         #expect(near.stdout.contains("\"localizedCountry\" : \"Nederland\"") && near.stdout.contains("\"language\" : \"nl\""), "\(near.stdout)")
     }
 
+    @Test("Resets of the kept-alive connection: every request, resends included, is paced and counted (as the server saw them)")
+    func resetsArePacedAndCounted() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let ok = LoopbackServer.Response(headers: ["Content-Type": "application/json"],
+                                         bodyFile: NominatimStandIn.standin.appendingPathComponent("eindhoven_en.json").path, times: 3)
+        let reset = LoopbackServer.Response(action: .reset, times: 1)
+        let server = try NominatimStandIn.start(faults: [ok, reset, ok, reset, ok, reset])
+        let environment = ["HUBGEO_DB": directory.path("hubgeo.sqlite"), "HUBGEO_NOMINATIM_URL": server.baseURL.absoluteString,
+                           "HUBGEO_REQUEST_INTERVAL": "0.1", "HUBGEO_CONFIG": "/nonexistent"]
+        let run = try Self.run(["localize", "--lang", "en", "--type", "museum"], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let requests = try server.requests()
+        #expect(requests.count > 3 + 3, "the three resets happened on kept-alive connections and were sent again")
+        #expect(run.stderr.contains("Requests made: \(requests.count);"), "the server saw \(requests.count): \(run.stderr)")
+        let gaps = arrivalGaps(requests)
+        #expect(gaps.allSatisfy { $0 >= 0.1 * 0.95 }, "gaps under the interval: \(gaps.filter { $0 < 0.095 })")
+    }
+
     @Test("--offline with an empty cache sends nothing; the public server needs a contact")
     func offlineAndContact() throws {
         let directory = try TestPaths.temporaryDirectory()

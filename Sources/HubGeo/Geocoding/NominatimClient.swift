@@ -2,7 +2,9 @@ import Foundation
 
 /// Reverse geocoding against one Nominatim server over ``HTTPClient`` (libcurl): one connection,
 /// one request at a time, each starting at least ``NominatimConfiguration/minimumInterval``
-/// after the previous one ended.
+/// after the previous one ended. That holds for every request that goes out, and each is
+/// counted: retries, redirects, and the resend libcurl makes on a fresh connection when the
+/// kept-alive one turns out closed (a reset).
 ///
 /// Statuses: 200 is parsed (`Unable to geocode` is a valid no-result answer); 429 and 503 wait
 /// out `Retry-After` (capped by ``NominatimConfiguration/maxRetryAfter``) and retry; other 5xx,
@@ -72,6 +74,7 @@ public final class NominatimClient {
             requestCount += 1
             let outcome = attemptOnce(url)
             limiter.requestEnded()
+            if budgetStoppedFollowUp, let requestBudget { throw .requestBudgetExhausted(requestBudget) }
             switch outcome {
             case .success(let answer):
                 return answer
@@ -95,10 +98,29 @@ public final class NominatimClient {
         var retryAfter: TimeInterval?
     }
 
+    /// Set when the request budget stopped a redirect or resend within one attempt.
+    private var budgetStoppedFollowUp = false
+
+    /// A request after the first within one attempt (a resend on a fresh connection after a
+    /// reset, or a redirect) is a request like any other: within the budget, paced, counted.
+    private func admitFollowUp() -> Bool {
+        if let requestBudget, requestCount >= requestBudget {
+            budgetStoppedFollowUp = true
+            return false
+        }
+        limiter.requestEnded()  // the previous request of this attempt has just ended
+        limiter.waitForTurn()
+        requestCount += 1
+        return true
+    }
+
     private func attemptOnce(_ url: URL) -> Result<Answer, Failure> {
         let response: HTTPResponse
+        budgetStoppedFollowUp = false
         do {
-            response = try http.get(url, headers: [("Accept", "application/json")])
+            response = try http.get(url, headers: [("Accept", "application/json")], beforeFollowUp: { [unowned self] in
+                admitFollowUp()
+            })
         } catch {
             return .failure(Failure(error: .network(error), retry: error.isTransient))
         }
