@@ -144,6 +144,12 @@ public final class HTTPClient {
         let detail = handle.errorMessage(for: code)
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
+            // After a request went out, the refused URL is a redirect target: libcurl has made
+            // it the effective URL, and the last URL requested is the one that redirected.
+            if let from = transfer.requestedURLs.last.flatMap(URL.init(string:)),
+               let target = handle.infoString(CURLINFO_EFFECTIVE_URL) {
+                return .redirectRefused(url, from: from, to: target)
+            }
             return .unsupportedScheme(url)
         case CURLE_OPERATION_TIMEDOUT:
             // libcurl reports both limits with this code; its message tells them apart.
@@ -157,7 +163,9 @@ public final class HTTPClient {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY:
             return .couldNotConnect(url, detail)
         case CURLE_TOO_MANY_REDIRECTS:
-            return .tooManyRedirects(url, limit: configuration.maxRedirects)
+            return .tooManyRedirects(url, limit: configuration.maxRedirects,
+                                     from: transfer.requestedURLs.last.flatMap(URL.init(string:)),
+                                     to: handle.infoString(CURLINFO_REDIRECT_URL))
         case CURLE_FILESIZE_EXCEEDED:
             return .bodyTooLarge(url, limit: configuration.maxBodyBytes)
         case CURLE_ABORTED_BY_CALLBACK where transfer.followUpRefused:
