@@ -124,9 +124,10 @@ public final class HTTPClient {
         return nil
     }
 
-    private static func milliseconds(_ seconds: TimeInterval) -> Int {
+    /// Whole milliseconds for libcurl; a limit too long to express (over 24 days) saturates.
+    static func milliseconds(_ seconds: TimeInterval) -> Int {
         guard seconds.isFinite, seconds > 0 else { return 0 } // 0 = libcurl default / no limit
-        return max(1, Int((seconds * 1000).rounded()))
+        return max(1, Int(min((seconds * 1000).rounded(), Double(Int32.max))))
     }
 
     private static func isValidHeader(name: String, value: String) -> Bool {

@@ -13,7 +13,8 @@ extension OrganizationStore {
     /// The `count` organizations nearest to `center`, whatever their distance: searches
     /// growing circles until enough organizations are inside one.
     public func nearest(_ center: GeoPoint, count: Int, filter: OrganizationFilter = .init()) throws -> [PlaceMatch] {
-        let wanted = count + filter.offset
+        let (sum, overflow) = count.addingReportingOverflow(filter.offset)
+        let wanted = overflow ? Int.max : sum
         var pageFilter = filter
         pageFilter.limit = count
         let typeOnly = OrganizationFilter(type: filter.type)

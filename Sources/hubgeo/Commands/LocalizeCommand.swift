@@ -26,10 +26,10 @@ struct LocalizeCommand: ParsableCommand {
     @Flag(help: "Answer from the cache only; no network at all.")
     var offline = false
 
-    @Option(name: .customLong("max-requests"), help: ArgumentHelp("Send at most N requests, then stop (resume later).", valueName: "N"))
+    @Option(name: .customLong("max-requests"), help: ArgumentHelp("Send at most N requests, then stop (resume later); 0 sends none (0 to 1000000000).", valueName: "N"))
     var maxRequests: Int?
 
-    @Option(name: .customLong("progress-every"), help: ArgumentHelp("When stderr is not a terminal, a progress line every N points.", valueName: "N"))
+    @Option(name: .customLong("progress-every"), help: ArgumentHelp("When stderr is not a terminal, a progress line every N points (1 to 1000000000).", valueName: "N"))
     var progressEvery: Int = 25
 
     @OptionGroup var nominatim: NominatimOptions
@@ -37,8 +37,8 @@ struct LocalizeCommand: ParsableCommand {
 
     func validate() throws {
         _ = try LanguageList.parse(languages)
-        if let maxRequests, maxRequests < 0 { throw ValidationError("--max-requests must be 0 or more") }
-        if progressEvery < 1 { throw ValidationError("--progress-every must be 1 or more") }
+        try CountBounds.check(maxRequests, "--max-requests")
+        try CountBounds.check(progressEvery, "--progress-every", minimum: 1)
     }
 
     func run() throws {

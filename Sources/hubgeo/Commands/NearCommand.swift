@@ -20,7 +20,7 @@ struct NearCommand: ParsableCommand {
     @Option(help: "Radius in kilometres.")
     var km: Double?
 
-    @Option(help: "The N nearest organizations.")
+    @Option(help: ArgumentHelp("The N nearest organizations (1 to 1000000000).", valueName: "N"))
     var nearest: Int?
 
     @OptionGroup var query: QueryOptions
@@ -31,7 +31,7 @@ struct NearCommand: ParsableCommand {
         guard (-180...180).contains(longitude.value) else { throw ValidationError("longitude \(longitude.value) is outside -180...180") }
         if km != nil && nearest != nil { throw ValidationError("give --km or --nearest, not both") }
         if let km, !(km > 0 && km.isFinite) { throw ValidationError("--km must be a positive number of kilometres") }
-        if let nearest, nearest < 1 { throw ValidationError("--nearest must be 1 or more") }
+        try CountBounds.check(nearest, "--nearest", minimum: 1)
     }
 
     func run() throws {
