@@ -3,7 +3,7 @@ import Testing
 @testable import HubGeo
 
 /// Counts and offsets on the command line: bounded (a usage error naming the option, never an
-/// overflow trap).
+/// overflow trap), and `--limit` means the same in every query (0: no rows).
 @Suite("Counts, offsets and --limit on the command line")
 struct CountOptionTests {
     let home: TemporaryDirectory
@@ -88,5 +88,34 @@ struct CountOptionTests {
         #expect(result.status == 0, "hubgeo \(arguments.joined(separator: " ")): \(result.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]],
                             "hubgeo \(arguments.joined(separator: " ")): \(result.stdout)")
+    }
+
+    @Test func limitMeansTheSameInEveryQuery() throws {
+        let queries: [[String]] = [
+            ["near", "51.4", "5.4"],                     // the default --nearest 10
+            ["near", "51.4", "5.4", "--nearest", "5"],
+            ["near", "51.4", "5.4", "--km", "20"],
+            ["bbox", "51.3", "5.3", "51.5", "5.6"],
+            ["search", "Foto"],
+        ]
+        for query in queries {
+            let all = try rows(query)
+            #expect(all.count >= 5, "\(query) has enough results to cut")
+            #expect(try rows(query + ["--limit", "0"]).isEmpty, "\(query) --limit 0 prints no rows")
+            let three = try rows(query + ["--limit", "3"])
+            #expect(three.count == 3, "\(query) --limit 3 printed \(three.count)")
+            #expect(three.map { $0["id"] as? String } == all.prefix(3).map { $0["id"] as? String }, "\(query): the first three")
+            let page = try rows(query + ["--offset", "2", "--limit", "2"])
+            #expect(page.map { $0["id"] as? String } == all.dropFirst(2).prefix(2).map { $0["id"] as? String }, "\(query): a page")
+        }
+    }
+
+    @Test func theLibraryNearestHonoursTheFilterLimit() throws {
+        let store = try OrganizationStore.openImportingEmbeddedDataIfEmpty(path: home.path("library.sqlite")).0
+        let center = GeoPoint(latitude: 51.4, longitude: 5.4)
+        #expect(try store.nearest(center, count: 10).count == 10)
+        #expect(try store.nearest(center, count: 10, filter: OrganizationFilter(limit: 0)).isEmpty)
+        #expect(try store.nearest(center, count: 10, filter: OrganizationFilter(limit: 4)).count == 4)
+        #expect(try store.nearest(center, count: 2, filter: OrganizationFilter(limit: 4)).count == 2)
     }
 }

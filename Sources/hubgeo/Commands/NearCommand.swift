@@ -7,7 +7,8 @@ struct NearCommand: ParsableCommand {
         abstract: "List organizations near a point, nearest first.",
         discussion: """
             Distances are geodesic, on the WGS84 ellipsoid. Give --km for all organizations within \
-            a radius, or --nearest for the N nearest ones whatever their distance (default: --nearest 10).
+            a radius, or --nearest for the N nearest ones whatever their distance (default: --nearest 10). \
+            --offset skips the nearest ones first and --limit prints at most that many (0: none), as in every query.
             Example: hubgeo near 51.4 5.4 --km 20
             """)
 

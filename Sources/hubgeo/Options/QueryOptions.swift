@@ -16,7 +16,7 @@ struct QueryOptions: ParsableArguments {
     @Option(help: "Only organizations of this type (club or museum).")
     var type: OrganizationType?
 
-    @Option(help: ArgumentHelp("Print at most N results (0 to 1000000000).", valueName: "N"))
+    @Option(help: ArgumentHelp("Print at most N results; 0 prints none (0 to 1000000000).", valueName: "N"))
     var limit: Int?
 
     @Option(help: ArgumentHelp("Skip the first N results (0 to 1000000000).", valueName: "N"))
