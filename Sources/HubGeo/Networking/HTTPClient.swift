@@ -43,8 +43,9 @@ public final class HTTPClient {
     ///   configured one.
     /// - Parameter beforeFollowUp: asked just before each further request this fetch makes after
     ///   the first: a redirect, or libcurl's resend on a fresh connection when a kept-alive one
-    ///   turned out closed. It may block (to pace requests); returning false stops the fetch
-    ///   with ``HTTPError/failed(_:_:)``.
+    ///   turned out closed. It may block (to pace requests), but that time counts toward
+    ///   ``HTTPClientConfiguration/totalTimeout``; returning false stops the fetch with
+    ///   ``HTTPError/failed(_:_:)``.
     /// - Throws: ``HTTPError`` when there is no complete response: a non-http(s)
     ///   URL (rejected before anything is sent), timeout, connection failure,
     ///   oversized body, redirect loop, broken transfer or TLS failure.
