@@ -140,6 +140,26 @@ struct LocalizerTests {
         try Self.expectAnswersEqualRequests(store, server, place: "noord", languages: languages)
     }
 
+    @Test("A failed zoom-10 request caches nothing for the languages left; the next run completes them")
+    func failedTownRequest() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let store = try NominatimStandIn.store(in: directory, [("noord", NominatimStandIn.places["noord"]!)])
+        // The zoom-10 request fails with 500 on its first try and both retries, then answers.
+        let server = try NominatimStandIn.start(faults: [Response(status: 500, when: ["lat": "52.404", "zoom": "10"], times: 3)])
+        let languages = ["en", "nl", "de", "fr", "ja"]
+        let first = try Self.localizer(store, server).0.run(.init(languages: languages))
+        #expect(!first.isComplete && first.stoppedBy == nil && first.progress.fetched == 1 && first.progress.failures == 4)
+        #expect(first.progress.requests == 4)
+        #expect(try store.geocodeCache.count() == 1, "only the answer that came")
+        let endpoint = NominatimStandIn.configuration(server).endpointKey
+        #expect(try store.geocodeCache.townNamesAnswer(GeocodeCoordinate(NominatimStandIn.places["noord"]!), endpoint: endpoint, zoom: 10) == nil)
+
+        let second = try Self.localizer(store, server).0.run(.init(languages: languages))
+        #expect(second.isComplete && second.progress.cacheHits == 1 && second.progress.derived == 4)
+        #expect(second.progress.requests == 2, "the city at zoom 10 and the country at zoom 3")
+        try Self.expectAnswersEqualRequests(store, server, place: "noord", languages: languages)
+    }
+
     @Test("A zoom-3 answer of another country is not used")
     func anotherCountryAtZoom3IsNotUsed() throws {
         let directory = try TestPaths.temporaryDirectory()
