@@ -32,6 +32,15 @@ struct LocalizeCommandTests {
         #expect(second.stderr.contains("Requests made: 0;") && second.stderr.contains("cache hits: 260"), "\(second.stderr)")
         #expect(try server.requests().count == 131)
 
+        // Five languages cost no more than two: each point's answer is its town (the stand-in's
+        // Eindhoven, with its names), and one zoom-3 request names the Netherlands in every language.
+        var five = environment
+        five["HUBGEO_DB"] = directory.path("five.sqlite")
+        let fiveLanguages = try Self.run(["localize", "--lang", "en,nl,de,fr,ja"], environment: five)
+        #expect(fiveLanguages.status == 0, "\(fiveLanguages.stderr)")
+        #expect(fiveLanguages.stderr.contains("Requests made: 131;") && fiveLanguages.stderr.contains("answers fetched: 130,")
+                && fiveLanguages.stderr.contains("derived without a request: 520,"), "\(fiveLanguages.stderr)")
+
         let near = try Self.run(["near", "51.42398", "5.4501", "--nearest", "1", "--lang", "nl", "--format", "json"], environment: environment)
         #expect(near.status == 0)
         #expect(near.stdout.contains("\"localizedCountry\" : \"Nederland\"") && near.stdout.contains("\"language\" : \"nl\""), "\(near.stdout)")

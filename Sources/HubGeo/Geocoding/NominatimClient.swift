@@ -34,8 +34,9 @@ public final class NominatimClient {
 
     /// The request URL for a point in a language:
     /// `{endpoint}/reverse?lat&lon&format=jsonv2&zoom&addressdetails=1[&namedetails=1][&accept-language][&email]`.
-    /// A nil `language` sends none: Nominatim then answers with the local `name` tags.
-    public func url(for point: GeoPoint, language: String?, nameDetails: Bool = true) -> URL {
+    /// A nil `language` sends none: Nominatim then answers with the local `name` tags. A nil
+    /// `zoom` is the configured one.
+    public func url(for point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) -> URL {
         var components = URLComponents(url: configuration.endpoint, resolvingAgainstBaseURL: false)!
         var path = components.path
         while path.hasSuffix("/") { path.removeLast() }
@@ -44,7 +45,7 @@ public final class NominatimClient {
             URLQueryItem(name: "lat", value: Self.format(point.latitude)),
             URLQueryItem(name: "lon", value: Self.format(point.longitude)),
             URLQueryItem(name: "format", value: "jsonv2"),
-            URLQueryItem(name: "zoom", value: String(configuration.zoom)),
+            URLQueryItem(name: "zoom", value: String(zoom ?? configuration.zoom)),
             URLQueryItem(name: "addressdetails", value: "1"),
         ]
         if nameDetails { items.append(URLQueryItem(name: "namedetails", value: "1")) }
@@ -64,9 +65,10 @@ public final class NominatimClient {
     }
 
     /// One reverse lookup, with pacing and retries. Throws ``GeocodeError``; never crashes on
-    /// network faults or odd bodies. A nil `language`: the places' local names.
-    public func reverse(_ point: GeoPoint, language: String?, nameDetails: Bool = true) throws(GeocodeError) -> Answer {
-        let url = url(for: point, language: language, nameDetails: nameDetails)
+    /// network faults or odd bodies. A nil `language`: the places' local names. A nil `zoom`:
+    /// the configured one (a lower one asks for a coarser object: 3 the country, 10 the city).
+    public func reverse(_ point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) throws(GeocodeError) -> Answer {
+        let url = url(for: point, language: language, nameDetails: nameDetails, zoom: zoom)
         var attempt = 0
         while true {
             if let requestBudget, requestCount >= requestBudget { throw .requestBudgetExhausted(requestBudget) }

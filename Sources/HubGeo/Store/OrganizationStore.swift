@@ -9,7 +9,7 @@ public final class OrganizationStore: Sendable {
     let pool: DatabasePool
 
     /// Opens (creating when needed) the database at `path`, with SpatiaLite loaded into every
-    /// connection and the schema brought up to date.
+    /// connection and the schema (the organizations' and the geocode cache's) brought up to date.
     public init(path: String) throws {
         self.path = path
         let directory = (path as NSString).deletingLastPathComponent
@@ -34,6 +34,7 @@ public final class OrganizationStore: Sendable {
                 try DatabaseSchema.initializeSpatialMetadata(db)
             }
             try DatabaseSchema.migrator.migrate(pool)
+            try GeocodeCache.migrate(pool)
         } catch {
             throw StoreError.cannotOpen(path: path, reason: Self.describe(error))
         }

@@ -10,8 +10,11 @@ struct LocalizeCommand: ParsableCommand {
         commandName: "localize",
         abstract: "Cache every organization's town and country per language, from Nominatim.",
         discussion: """
-            Reverse geocodes each distinct coordinate once per language not yet cached (at most one request \
-            per second to the public server), committing each answer as it arrives: an interrupted run \
+            Reverse geocodes each distinct coordinate in the languages not yet cached: one request per \
+            point, plus at most one per country and one per point whose answer is not its town (a suburb), \
+            however many languages; the others are derived from the names Nominatim returns, only where that \
+            equals asking. At most one request per second to the public server; each answer is committed as \
+            it arrives: an interrupted run \
             resumes where it stopped, and a second run makes no request. The public server needs a contact \
             (--contact or $HUBGEO_CONTACT). Exit status: 0 done, 1 failures or stopped, 130 interrupted.
             Example: hubgeo localize --lang en,nl --contact you@example.org
