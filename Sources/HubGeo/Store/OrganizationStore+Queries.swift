@@ -11,17 +11,21 @@ extension OrganizationStore {
     }
 
     /// The `count` organizations nearest to `center`, whatever their distance: searches
-    /// growing circles until enough organizations are inside one.
+    /// growing circles until enough organizations are inside one. The filter's offset skips
+    /// that many nearest first, and its limit, when smaller than `count`, returns fewer (0: none).
     public func nearest(_ center: GeoPoint, count: Int, filter: OrganizationFilter = .init()) throws -> [PlaceMatch] {
         let (selection, pageFilter) = try nearestSelection(center, count: count, filter: filter)
         return try matches(selection, filter: pageFilter, order: .distance)
     }
 
     /// The selection and filter whose results, nearest first, are the `count` organizations
-    /// nearest to `center`: a circle grown until enough organizations are inside.
+    /// nearest to `center` (as ``nearest(_:count:filter:)`` pages them): a circle grown until
+    /// enough organizations are inside.
     public func nearestSelection(_ center: GeoPoint, count: Int, filter: OrganizationFilter = .init()) throws
         -> (OrganizationSelection, OrganizationFilter) {
-        let wanted = count + filter.offset
+        let count = max(0, min(count, filter.limit ?? count))
+        let (sum, overflow) = count.addingReportingOverflow(filter.offset)
+        let wanted = overflow ? Int.max : sum
         var pageFilter = filter
         pageFilter.limit = count
         let typeOnly = OrganizationFilter(type: filter.type)

@@ -23,7 +23,8 @@ public final class OrganizationStore: Sendable {
     public let isReadOnly: Bool
 
     /// Opens the database at `path`. With `.readWrite` (the default) it is created when needed,
-    /// with SpatiaLite loaded into every connection and the schema brought up to date; with
+    /// with SpatiaLite loaded into every connection and the schema (the organizations' and the geocode
+    /// cache's) brought up to date; with
     /// `.readOnly` it must exist and is only read.
     public init(path: String, access: Access = .readWrite) throws {
         self.path = path
@@ -52,6 +53,7 @@ public final class OrganizationStore: Sendable {
                 try DatabaseSchema.initializeSpatialMetadata(db)
             }
             try DatabaseSchema.migrator.migrate(pool)
+            try GeocodeCache.migrate(pool)
         } catch {
             throw StoreError.cannotOpen(path: path, reason: Self.describe(error))
         }
