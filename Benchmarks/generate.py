@@ -2,8 +2,8 @@
 """Synthetic Photo Club Hub data for benchmarks.
 
 Writes N organizations as one Level 1 file (`bench.level1.json`) and the same organizations as a
-GeoJSON FeatureCollection (`bench.geojson`) for the peer tools, with the properties that
-`hubgeo export geojson` writes. Records are as rich as the real ones: a website, a wikipedia
+GeoJSON FeatureCollection (`bench.geojson`) for the peer tools, with the feature id and the
+properties that `hubgeo export geojson` writes. Records are as rich as the real ones: a website, a wikipedia
 link, a level2URL (clubs), a Fotobond number (some clubs), and remarks in English and Dutch
 with quotes, `&` and `<`, which exports must escape. The points are spread like
 real settlements: most lie in clusters (towns with several clubs) around random centres on
@@ -41,6 +41,14 @@ def generate(count, seed):
             longitude = rng.uniform(-180, 180)
         points.append((round(latitude, 6), round(longitude, 6)))
     return points
+
+
+def stable_id(town, full_name):
+    """hubgeo's feature id: FNV-1a 64 of the town, a 0x1F separator and the full name (UTF-8)."""
+    value = 0xcbf29ce484222325
+    for byte in town.encode() + b"\x1f" + full_name.encode():
+        value = ((value ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return f"{value:016x}"
 
 
 def main():
@@ -91,7 +99,7 @@ def main():
                           "remark": remark_en, "remarkLanguage": "EN"}
             if fotobond is not None:
                 properties["fotobondNumber"] = fotobond
-            feature = {"type": "Feature", "properties": properties,
+            feature = {"type": "Feature", "id": stable_id(town, name), "properties": properties,
                        "geometry": {"type": "Point", "coordinates": [longitude, latitude]}}
             geojson.write(("" if index == 0 else ",\n") + json.dumps(feature, ensure_ascii=False))
         level1.write('\n],\n "museums": [\n')

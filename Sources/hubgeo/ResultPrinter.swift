@@ -3,6 +3,41 @@ import HubGeo
 
 /// Prints query results as a table, as JSON or as GeoJSON.
 enum ResultPrinter {
+    /// Prints what `selection` picks, in `order`. JSON and GeoJSON stream from the database to
+    /// standard output, so memory stays flat however many organizations match; a table needs all
+    /// of them for its column widths.
+    static func print(_ store: OrganizationStore, _ selection: OrganizationSelection, filter: OrganizationFilter,
+                      order: ResultOrder, format: OutputFormat, language: String?) throws {
+        switch format {
+        case .table:
+            var matches: [PlaceMatch] = []
+            try store.forEachChunk(selection, filter: filter, order: order) { matches += $0 }
+            try print(matches, format: .table, language: language)
+        case .json:
+            fflush(nil)
+            let sink = FileDescriptorSink.standardOutput()
+            let writer = OrganizationJSONWriter(sink: sink)
+            try writer.begin()
+            try store.forEachChunk(selection, filter: filter, order: order) { chunk in
+                for match in chunk {
+                    try writer.write(match.organization, distanceMeters: match.distanceMeters, localized: language.map { code in
+                        match.localized ?? LocalizedPlace(language: code, town: nil, country: nil)
+                    })
+                }
+            }
+            try writer.finish()
+            try sink.flush()
+        case .geojson:
+            fflush(nil)
+            let sink = FileDescriptorSink.standardOutput()
+            let writer = GeoJSONWriter(sink: sink, language: language, pretty: true)
+            try writer.begin()
+            try store.export(selection, filter: filter, order: order, to: writer)
+            try writer.finish()
+            try sink.flush()
+        }
+    }
+
     /// With a `language`, the table shows the cached localized town (else the Level 1 town)
     /// and country, and JSON carries `language`, `localizedTown` and `localizedCountry`.
     static func print(_ matches: [PlaceMatch], format: OutputFormat, language: String? = nil) throws {

@@ -65,4 +65,30 @@ struct ExportMemoryTests {
                     "\(format): \(peaks[100_000]!) KiB for 100,000 vs \(peaks[1_000]!) KiB for 1,000")
         }
     }
+
+    @Test("query output of 100,000 results as JSON and GeoJSON streams: the same peak memory as 1,000")
+    func queryOutputFlatMemory() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let small = try Self.syntheticStore(count: 1_000, in: directory)
+        let large = try Self.syntheticStore(count: 100_000, in: directory)
+        for (format, arguments) in [("json", ["bbox", "-90", "-180", "90", "180", "--format", "json"]),
+                                    ("geojson", ["near", "0", "0", "--km", "20000", "--format", "geojson"])] {
+            var peaks: [Int: Int] = [:]
+            var sizes: [Int: Int] = [:]
+            for (count, store) in [(1_000, small), (100_000, large)] {
+                let output = directory.path("query-\(count).\(format)")
+                let run = try CommandRunner.peakRSS(URL(fileURLWithPath: "/bin/sh"),
+                                                    ["-c", "exec \"$0\" \"$@\" > \(output)", try CommandRunner.hubgeo.path]
+                                                        + arguments + ["--db", store.path])
+                #expect(run.status == 0)
+                peaks[count] = run.kilobytes
+                sizes[count] = (try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+            }
+            print("query --format \(format): peak RSS \(peaks[1_000]!) KiB for 1,000 (\(sizes[1_000]!) bytes), "
+                + "\(peaks[100_000]!) KiB for 100,000 (\(sizes[100_000]!) bytes)")
+            #expect(sizes[100_000]! > 50 * sizes[1_000]!, "the large output really is large")
+            #expect(peaks[100_000]! < peaks[1_000]! + 16 * 1024,
+                    "\(format): \(peaks[100_000]!) KiB for 100,000 vs \(peaks[1_000]!) KiB for 1,000")
+        }
+    }
 }

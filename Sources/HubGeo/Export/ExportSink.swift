@@ -5,9 +5,24 @@ import Darwin
 #endif
 import Foundation
 
-/// Where an exporter writes its text, piece by piece.
+/// Where an exporter writes its text, piece by piece: the writers hand over UTF-8 bytes in
+/// pieces of about ``ExportSinks/chunkSize``.
 public protocol ExportSink: AnyObject {
     func write(_ text: String) throws
+    /// Writes UTF-8 bytes. The default implementation decodes them and calls `write(_:)`.
+    func write(bytes: UnsafeRawBufferPointer) throws
+}
+
+extension ExportSink {
+    public func write(bytes: UnsafeRawBufferPointer) throws {
+        try write(String(decoding: bytes, as: UTF8.self))
+    }
+}
+
+/// Sizes the exporters share.
+public enum ExportSinks {
+    /// A writer hands its buffer to the sink once it holds this many bytes.
+    public static let chunkSize = 64 * 1024
 }
 
 /// Collects everything written, for tests and for small outputs.
@@ -18,6 +33,10 @@ public final class StringSink: ExportSink {
 
     public func write(_ text: String) throws {
         self.text += text
+    }
+
+    public func write(bytes: UnsafeRawBufferPointer) throws {
+        text += String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -56,21 +75,32 @@ public final class FileDescriptorSink: ExportSink {
         if buffer.count >= capacity { try flush() }
     }
 
+    public func write(bytes: UnsafeRawBufferPointer) throws {
+        if buffer.isEmpty && bytes.count >= capacity {
+            try writeAll(bytes)
+            return
+        }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= capacity { try flush() }
+    }
+
     /// Writes out whatever the buffer holds.
     public func flush() throws {
-        var written = 0
-        let total = buffer.count
-        try buffer.withUnsafeBytes { bytes in
-            while written < total {
-                let result = systemWrite(fileDescriptor, bytes.baseAddress! + written, total - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw ExportError.system("write output")
-                }
-                written += result
-            }
-        }
+        try buffer.withUnsafeBytes { try writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        var written = 0
+        let total = bytes.count
+        while written < total {
+            let result = systemWrite(fileDescriptor, bytes.baseAddress! + written, total - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw ExportError.system("write output")
+            }
+            written += result
+        }
     }
 }
 
@@ -104,6 +134,10 @@ public final class AtomicFileSink: ExportSink {
 
     public func write(_ text: String) throws {
         try sink.write(text)
+    }
+
+    public func write(bytes: UnsafeRawBufferPointer) throws {
+        try sink.write(bytes: bytes)
     }
 
     /// Flushes, syncs and renames the file into place.

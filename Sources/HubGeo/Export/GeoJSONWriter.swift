@@ -6,6 +6,8 @@
 /// to be held back while streaming; an empty collection has none. No `crs` member.
 ///
 /// Compact output puts each feature on a line of its own; `pretty` indents everything.
+/// The text is built as UTF-8 bytes in one reusable buffer and handed to the sink in large
+/// pieces; ``finish()`` hands over the rest.
 public final class GeoJSONWriter: OrganizationWriter {
     private let sink: ExportSink
     private let language: String?
@@ -13,6 +15,11 @@ public final class GeoJSONWriter: OrganizationWriter {
     private var count = 0
     private var west = Double.infinity, south = Double.infinity
     private var east = -Double.infinity, north = -Double.infinity
+    private let buffer = ByteBuffer()
+    private var record = ExportRecord()
+
+    /// The language that picks the remark.
+    var remarkLanguage: String? { language }
 
     /// `language` picks the remark (see ``ExportProperties``).
     public init(sink: ExportSink, language: String? = nil, pretty: Bool = false) {
@@ -25,59 +32,87 @@ public final class GeoJSONWriter: OrganizationWriter {
     public var featureCount: Int { count }
 
     public func begin() throws {
-        try sink.write(pretty ? "{\n  \"type\": \"FeatureCollection\",\n  \"features\": [" : "{\"type\":\"FeatureCollection\",\"features\":[")
+        buffer.append(pretty ? "{\n  \"type\": \"FeatureCollection\",\n  \"features\": [" : "{\"type\":\"FeatureCollection\",\"features\":[")
     }
 
     public func write(_ match: PlaceMatch) throws {
-        let properties = ExportProperties(match, language: language)
-        let longitude = ExportText.roundedCoordinate(properties.coordinates.longitude)
-        let latitude = ExportText.roundedCoordinate(properties.coordinates.latitude)
+        record.fill(match, language: language)
+        try write(record)
+    }
+
+    /// Writes one feature from its record.
+    func write(_ record: ExportRecord) throws {
+        let longitude = ExportText.roundedCoordinate(record.longitude)
+        let latitude = ExportText.roundedCoordinate(record.latitude)
         west = min(west, longitude)
         east = max(east, longitude)
         south = min(south, latitude)
         north = max(north, latitude)
-        try sink.write(feature(properties))
+        appendFeature(record)
         count += 1
+        if buffer.count >= ExportSinks.chunkSize { try flush() }
     }
 
     public func finish() throws {
-        var text = pretty ? (count > 0 ? "\n  ]" : "]") : (count > 0 ? "\n]" : "]")
+        buffer.append(pretty ? (count > 0 ? "\n  ]" : "]") : (count > 0 ? "\n]" : "]"))
         if count > 0 {
-            let box = [west, south, east, north].map(ExportText.coordinate).joined(separator: pretty ? ", " : ",")
-            text += pretty ? ",\n  \"bbox\": [\(box)]" : ",\"bbox\":[\(box)]"
+            buffer.append(pretty ? ",\n  \"bbox\": [" : ",\"bbox\":[")
+            for (index, value) in [west, south, east, north].enumerated() {
+                if index > 0 { buffer.append(pretty ? ", " : ",") }
+                buffer.append(coordinate: value)
+            }
+            buffer.append("]")
         }
-        text += pretty ? "\n}\n" : "}\n"
-        try sink.write(text)
+        buffer.append(pretty ? "\n}\n" : "}\n")
+        try flush()
     }
 
-    /// One feature as JSON (what `write` writes, without the separator).
-    func feature(_ properties: ExportProperties) -> String {
-        let point = ExportText.coordinate(properties.coordinates.longitude) + (pretty ? ", " : ",")
-            + ExportText.coordinate(properties.coordinates.latitude)
-        var text = count > 0 ? "," : ""
+    /// Hands what the buffer holds to the sink.
+    public func flush() throws {
+        guard buffer.count > 0 else { return }
+        try buffer.withBytes { try sink.write(bytes: $0) }
+        buffer.removeAll()
+    }
+
+    private func appendFeature(_ record: ExportRecord) {
+        if count > 0 { buffer.append(",") }
+        buffer.append(pretty ? "\n    {\n      \"type\": \"Feature\",\n      \"id\": " : "\n{\"type\":\"Feature\",\"id\":")
+        record.withBytes(.id) { buffer.append(jsonString: $0) }
+        buffer.append(pretty ? ",\n      \"geometry\": {\"type\": \"Point\", \"coordinates\": [" : ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
+        buffer.append(coordinate: record.longitude)
+        buffer.append(pretty ? ", " : ",")
+        buffer.append(coordinate: record.latitude)
+        buffer.append(pretty ? "]},\n      \"properties\": {" : "]},\"properties\":{")
+        var written = 0
+        func separator() {
+            if pretty {
+                buffer.append(written > 0 ? ",\n        " : "\n        ")
+            } else if written > 0 {
+                buffer.append(",")
+            }
+            written += 1
+        }
+        for field in ExportRecord.Field.properties where record.has(field) {
+            separator()
+            buffer.append("\"")
+            buffer.append(field.propertyName)
+            buffer.append(pretty ? "\": " : "\":")
+            record.withBytes(field) { buffer.append(jsonString: $0) }
+        }
+        if let number = record.fotobondNumber {
+            separator()
+            buffer.append(pretty ? "\"fotobondNumber\": " : "\"fotobondNumber\":")
+            buffer.append(integer: number)
+        }
+        if let number = record.memberCount {
+            separator()
+            buffer.append(pretty ? "\"memberCount\": " : "\"memberCount\":")
+            buffer.append(integer: number)
+        }
         if pretty {
-            text += "\n    {\n      \"type\": \"Feature\",\n      \"id\": \(ExportText.jsonString(properties.id)),"
-            text += "\n      \"geometry\": {\"type\": \"Point\", \"coordinates\": [\(point)]},"
-            text += "\n      \"properties\": {"
-            for (index, field) in properties.fields.enumerated() {
-                text += (index > 0 ? ",\n        " : "\n        ") + ExportText.jsonString(field.name) + ": " + json(field.value)
-            }
-            text += properties.fields.isEmpty ? "}\n    }" : "\n      }\n    }"
+            buffer.append(written == 0 ? "}\n    }" : "\n      }\n    }")
         } else {
-            text += "\n{\"type\":\"Feature\",\"id\":\(ExportText.jsonString(properties.id)),"
-            text += "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(point)]},\"properties\":{"
-            for (index, field) in properties.fields.enumerated() {
-                text += (index > 0 ? "," : "") + ExportText.jsonString(field.name) + ":" + json(field.value)
-            }
-            text += "}}"
-        }
-        return text
-    }
-
-    private func json(_ value: ExportProperties.Value) -> String {
-        switch value {
-        case .string(let text): ExportText.jsonString(text)
-        case .integer(let number): String(number)
+            buffer.append("}}")
         }
     }
 }

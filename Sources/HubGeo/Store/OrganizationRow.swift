@@ -9,6 +9,23 @@ enum OrganizationRow {
         o.level1_source, o.level2_source
         """
 
+    /// The number of ``columns``.
+    static let columnCount = 17
+
+    /// Builds an organization from a row that starts with ``columns`` (read by position, not by
+    /// name), without its remarks, overrides and members.
+    static func organizationWithoutRelations(from row: Row) -> Organization {
+        let typeName: String = row[2]
+        return Organization(
+            type: OrganizationType(rawValue: typeName) ?? .club,
+            identity: OrganizationIdentity(town: row[3], fullName: row[4]),
+            nickName: row[5],
+            coordinates: GeoPoint(latitude: row[6], longitude: row[7]),
+            website: row[8], wikipedia: row[9], level2URL: row[10],
+            maintainerEmail: row[11], fotobondNumber: row[12],
+            memberCount: row[14], hasLevel2: row[13], level1Source: row[15], level2Source: row[16])
+    }
+
     /// Builds an organization from a row; remarks and overrides always, member records on request.
     static func organization(from row: Row, db: Database, includeMembers: Bool) throws -> Organization {
         let id: Int64 = row["id"]

@@ -14,6 +14,15 @@ extension OrganizationStore {
     /// growing circles until enough organizations are inside one. The filter's offset skips
     /// that many nearest first, and its limit, when smaller than `count`, returns fewer (0: none).
     public func nearest(_ center: GeoPoint, count: Int, filter: OrganizationFilter = .init()) throws -> [PlaceMatch] {
+        let (selection, pageFilter) = try nearestSelection(center, count: count, filter: filter)
+        return try matches(selection, filter: pageFilter, order: .distance)
+    }
+
+    /// The selection and filter whose results, nearest first, are the `count` organizations
+    /// nearest to `center` (as ``nearest(_:count:filter:)`` pages them): a circle grown until
+    /// enough organizations are inside.
+    public func nearestSelection(_ center: GeoPoint, count: Int, filter: OrganizationFilter = .init()) throws
+        -> (OrganizationSelection, OrganizationFilter) {
         let count = max(0, min(count, filter.limit ?? count))
         let (sum, overflow) = count.addingReportingOverflow(filter.offset)
         let wanted = overflow ? Int.max : sum
@@ -24,7 +33,7 @@ extension OrganizationStore {
         while true {
             let found = try self.count(.near(center, radiusMeters: radius), filter: typeOnly)
             if found >= wanted || radius >= Self.farthestDistance {
-                return try near(center, radiusMeters: radius, filter: pageFilter)
+                return (.near(center, radiusMeters: radius), pageFilter)
             }
             radius = min(radius * 4, Self.farthestDistance)
         }
@@ -49,10 +58,7 @@ extension OrganizationStore {
 
     /// The ellipsoidal (WGS84) distance in metres between two points, as `near` measures it.
     public func geodesicDistance(from a: GeoPoint, to b: GeoPoint) throws -> Double {
-        try pool.read { db in
-            try Double.fetchOne(db.cachedStatement(sql: "SELECT ST_Distance(MakePoint(?, ?, 4326), MakePoint(?, ?, 4326), 1)"),
-                                arguments: [a.longitude, a.latitude, b.longitude, b.latitude]) ?? 0
-        }
+        Geodesic.distance(a, b)
     }
 
     /// The one organization that `name` designates: its nickname, its full name or its stable id
@@ -117,17 +123,96 @@ extension OrganizationStore {
     /// Half the length of a meridian: no two points on Earth are farther apart.
     static let farthestDistance = 20_003_931.5
 
-    /// The organizations `selection` picks, in `order`, paged by `filter`.
+    /// The organizations `selection` picks, in `order`, paged by `filter` (see ``forEachChunk``).
     func matches(_ selection: OrganizationSelection, filter: OrganizationFilter, order: SelectionOrder) throws -> [PlaceMatch] {
-        let (sql, arguments) = try Self.selectionSQL(selection, filter: filter, order: order)
-        return try pool.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
-                let organization = try OrganizationRow.organization(from: row, db: db, includeMembers: false)
-                return try Self.localized(PlaceMatch(organization: organization, distanceMeters: row["match_distance"]),
-                                          filter: filter, db: db)
+        var all: [PlaceMatch] = []
+        try forEachChunk(selection, filter: filter, order: order.resultOrder, chunkSize: .max) { all += $0 }
+        return all
+    }
+
+    /// Calls `body` with the organizations `selection` picks, in `order`, paged by `filter`, in
+    /// chunks of at most `chunkSize`: one pass over one statement for the rows with their cached
+    /// localized places, and per chunk one statement for the remarks and one for the overrides
+    /// (never a query per organization). Memory holds one chunk at a time. Members are not read.
+    public func forEachChunk(_ selection: OrganizationSelection, filter: OrganizationFilter = .init(), order: ResultOrder,
+                             chunkSize: Int = 1_000, body: ([PlaceMatch]) throws -> Void) throws {
+        let (matches, matchArguments) = try Self.matchSQL(selection, filter: filter, order: order.selectionOrder)
+        var arguments = matchArguments
+        var localizedColumns = ""
+        var localizedJoin = ""
+        if let language = filter.language, try hasGeocodeCache() {
+            localizedColumns = ", g.town AS localized_town, g.country AS localized_country, g.rowid IS NOT NULL AS localized"
+            localizedJoin = Self.localizedJoin
+            arguments += [language, filter.preferredEndpoint ?? ""]
+        }
+        let readsPlaces = !localizedColumns.isEmpty
+        let sql = """
+            SELECT \(OrganizationRow.columns), m.match_distance\(localizedColumns)
+            FROM (\(matches)) AS m CROSS JOIN organization o ON o.id = m.match_id
+            \(localizedJoin)
+            """
+        try pool.read { db in
+            // Cached: the same query shape is prepared once per connection.
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+            var chunk: [PlaceMatch] = []
+            var ids: [Int64] = []
+            func complete() throws {
+                guard !chunk.isEmpty else { return }
+                try Self.addRelations(to: &chunk, ids: ids, db: db)
+                try body(chunk)
+                chunk.removeAll(keepingCapacity: true)
+                ids.removeAll(keepingCapacity: true)
+            }
+            while let row = try cursor.next() {
+                // By position: `columns`, then the distance and the localized columns.
+                let next = OrganizationRow.columnCount
+                var match = PlaceMatch(organization: OrganizationRow.organizationWithoutRelations(from: row),
+                                       distanceMeters: row[next])
+                if let language = filter.language, readsPlaces, row[next + 3] as Bool {
+                    match.localized = LocalizedPlace(language: language, town: row[next + 1], country: row[next + 2])
+                }
+                chunk.append(match)
+                ids.append(row[0])
+                if chunk.count >= chunkSize { try complete() }
+            }
+            try complete()
+        }
+    }
+
+    /// Fills in the remarks and overrides of `matches` (whose row ids are `ids`): one statement each.
+    static func addRelations(to matches: inout [PlaceMatch], ids: [Int64], db: Database) throws {
+        let idList = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        var index: [Int64: Int] = [:]
+        for (position, id) in ids.enumerated() { index[id] = position }
+        let remarkRows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT organization_id, language, value FROM organization_remark
+            WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, language
+            """), arguments: [idList])
+        while let row = try remarkRows.next() {
+            if let position = index[row[0]] {
+                matches[position].organization.remarks.append(LocalizedRemark(language: row[1], value: row[2]))
+            }
+        }
+        let overrideRows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT organization_id, field, level1_value, level2_value FROM level2_override
+            WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, field
+            """), arguments: [idList])
+        while let row = try overrideRows.next() {
+            if let position = index[row[0]] {
+                matches[position].organization.overrides.append(FieldOverride(field: row[1], level1Value: row[2], level2Value: row[3]))
             }
         }
     }
+
+    /// Joins `g`, the cached place of `o` in a language (first argument), preferring an endpoint
+    /// (second argument), else the newest: as ``localizedPlace(at:language:preferredEndpoint:)``.
+    static let localizedJoin = """
+        LEFT JOIN geocode_cache g ON g.rowid = (
+            SELECT c.rowid FROM geocode_cache c
+            WHERE c.latitude_e6 = CAST(round(o.latitude * 1000000) AS INTEGER)
+              AND c.longitude_e6 = CAST(round(o.longitude * 1000000) AS INTEGER) AND c.language = ?
+            ORDER BY c.endpoint = ? DESC, c.fetched_at DESC LIMIT 1)
+        """
 
     /// A subquery of the ids whose index box meets any of `boxes`.
     static func candidateSQL(boxes: [LonLatBox]) -> (sql: String, arguments: [(any DatabaseValueConvertible)?]) {

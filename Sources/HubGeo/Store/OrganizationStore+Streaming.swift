@@ -107,12 +107,14 @@ extension OrganizationStore {
             sql = """
                 SELECT match_id, match_key, match_distance FROM (
                     SELECT o.id AS match_id, \(key) AS match_key,
-                           ST_Distance(o.geom, MakePoint(?, ?, 4326), 1) AS match_distance
+                           \(GeodesicFunction.name)(?, ?, o.latitude, o.longitude) AS match_distance
                     FROM organization o WHERE o.id IN (\(candidates.sql))
                 """
-            arguments += [center.longitude, center.latitude] + candidates.arguments
+            arguments += [center.latitude, center.longitude] + candidates.arguments
             appendType()
-            sql += ") WHERE match_distance <= ?"
+            // LIMIT -1 keeps SQLite from flattening the subquery, which would compute each
+            // distance again for the WHERE and the ORDER BY.
+            sql += " LIMIT -1) WHERE match_distance <= ?"
             arguments.append(radiusMeters)
         }
         sql += order == .distance ? " ORDER BY match_distance, match_key" : " ORDER BY match_key"

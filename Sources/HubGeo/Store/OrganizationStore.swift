@@ -8,19 +8,38 @@ public final class OrganizationStore: Sendable {
     public let path: String
     let pool: DatabasePool
 
-    /// Opens (creating when needed) the database at `path`, with SpatiaLite loaded into every
-    /// connection and the schema (the organizations' and the geocode cache's) brought up to date.
-    public init(path: String) throws {
+    /// How a store opens its database.
+    public enum Access: Sendable {
+        /// Creates the database when needed, loads SpatiaLite and brings the schema up to date:
+        /// for `import`, `localize` and anything else that writes.
+        case readWrite
+        /// Opens an existing database read-only and never changes it: no SpatiaLite, no schema
+        /// set-up. A database in a read-only place (permissions, read-only media) is opened as
+        /// immutable when SQLite cannot create its shared-memory file there.
+        case readOnly
+    }
+
+    /// True when the store was opened with ``Access/readOnly``.
+    public let isReadOnly: Bool
+
+    /// Opens the database at `path`. With `.readWrite` (the default) it is created when needed,
+    /// with SpatiaLite loaded into every connection and the schema (the organizations' and the geocode
+    /// cache's) brought up to date; with
+    /// `.readOnly` it must exist and is only read.
+    public init(path: String, access: Access = .readWrite) throws {
         self.path = path
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        isReadOnly = access == .readOnly
+        if access == .readOnly {
+            pool = try Self.openReadOnly(path: path)
+            return
         }
+        try Self.createDirectory(containing: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
             try SpatiaLiteExtension.load(into: db)
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            GeodesicFunction.register(in: db)
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -49,7 +68,7 @@ public final class OrganizationStore: Sendable {
 
     /// True when no organization has been imported yet.
     public func isEmpty() throws -> Bool {
-        try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0 } == 0
+        try pool.read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM organization)") ?? true }
     }
 
     static func describe(_ error: Error) -> String {

@@ -36,9 +36,9 @@ struct BBoxCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try database.openStore()
-        let matches = try store.within(west: minLongitude.value, south: minLatitude.value, east: maxLongitude.value, north: maxLatitude.value,
-                                       filter: query.filter)
-        try ResultPrinter.print(matches, format: query.format, language: query.language.code)
+        let store = try database.openStoreForQueries()
+        let selection = OrganizationSelection.within(west: minLongitude.value, south: minLatitude.value,
+                                                     east: maxLongitude.value, north: maxLatitude.value)
+        try ResultPrinter.print(store, selection, filter: query.filter, order: .name, format: query.format, language: query.language.code)
     }
 }

@@ -91,7 +91,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try database.openStore()
+        let store = try database.openStoreForQueries()
         let language = languageOption.code
         let selection = self.selection
         if output == "-" {
@@ -124,10 +124,7 @@ struct ExportCommand: ParsableCommand {
         for type in type.map({ [$0] }) ?? OrganizationType.allCases {
             let filter = OrganizationFilter(type: type, language: language,
                                             preferredEndpoint: language == nil ? nil : languageOption.preferredEndpoint)
-            try store.forEach(selection, filter: filter) { match in
-                try writer.write(match)
-                count += 1
-            }
+            count += try store.export(selection, filter: filter, to: writer)
         }
         try writer.finish()
         return count

@@ -36,13 +36,13 @@ struct NearCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try database.openStore()
+        let store = try database.openStoreForQueries()
         let center = GeoPoint(latitude: latitude.value, longitude: longitude.value)
-        let matches = if let km {
-            try store.near(center, radiusMeters: km * 1000, filter: query.filter)
+        let (selection, filter) = if let km {
+            (OrganizationSelection.near(center, radiusMeters: km * 1000), query.filter)
         } else {
-            try store.nearest(center, count: nearest ?? 10, filter: query.filter)
+            try store.nearestSelection(center, count: nearest ?? 10, filter: query.filter)
         }
-        try ResultPrinter.print(matches, format: query.format, language: query.language.code)
+        try ResultPrinter.print(store, selection, filter: filter, order: .distance, format: query.format, language: query.language.code)
     }
 }

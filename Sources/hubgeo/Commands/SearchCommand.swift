@@ -13,7 +13,7 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
-        let store = try database.openStore()
-        try ResultPrinter.print(try store.search(text, filter: query.filter), format: query.format, language: query.language.code)
+        let store = try database.openStoreForQueries()
+        try ResultPrinter.print(store, .search(text), filter: query.filter, order: .name, format: query.format, language: query.language.code)
     }
 }

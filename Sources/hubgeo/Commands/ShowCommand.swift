@@ -18,7 +18,7 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
-        let store = try database.openStore()
+        let store = try database.openStoreForQueries()
         let organization = try store.organization(named: name)
         let localized = try language.code.map { code in
             try store.localizedPlace(at: organization.coordinates, language: code, preferredEndpoint: language.preferredEndpoint)

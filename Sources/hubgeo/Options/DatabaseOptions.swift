@@ -10,14 +10,26 @@ struct DatabaseOptions: ParsableArguments {
 
     var resolvedPath: String { path ?? DatabaseLocation.defaultPath() }
 
-    /// Opens the database, importing the embedded data first when it is empty.
+    /// Opens the database for writing, importing the embedded data first when it is empty.
     func openStore() throws -> OrganizationStore {
         let (store, firstImport) = try OrganizationStore.openImportingEmbeddedDataIfEmpty(path: resolvedPath)
+        noteFirstImport(store, firstImport)
+        return store
+    }
+
+    /// Opens the database for a query: read-only, never changed. A missing or empty database
+    /// first gets the embedded data (the one write a query may make).
+    func openStoreForQueries() throws -> OrganizationStore {
+        let (store, firstImport) = try OrganizationStore.openForQueries(path: resolvedPath)
+        noteFirstImport(store, firstImport)
+        return store
+    }
+
+    private func noteFirstImport(_ store: OrganizationStore, _ firstImport: (HubData, ImportSummary)?) {
         if let (data, summary) = firstImport {
             Console.note("No data in \(store.path) yet: imported the built-in Photo Club Hub data "
                 + "(\(data.organizations.filter { $0.type == .club }.count) clubs, "
                 + "\(data.organizations.filter { $0.type == .museum }.count) museums, \(summary.total) in all).")
         }
-        return store
     }
 }
