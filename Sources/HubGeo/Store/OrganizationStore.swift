@@ -1,16 +1,31 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The SpatiaLite database of organizations: a POINT geometry (SRID 4326) with an R*Tree
 /// spatial index per organization, WAL mode so that readers never wait for an import.
 public final class OrganizationStore: Sendable {
     /// The database file.
     public let path: String
-    let pool: DatabasePool
+    let pool: StoreDatabase
+
+    /// How a store connects.
+    enum Connections {
+        /// A pool: one writer and concurrent readers (WAL mode).
+        case pool
+        /// One connection, for an import: unlike a pool, opening it never writes (a pool commits
+        /// an empty transaction at open, to make the WAL file exist), so a failed import leaves
+        /// the file byte for byte as it was.
+        case single
+    }
 
     /// Opens (creating when needed) the database at `path`, with SpatiaLite loaded into every
     /// connection and the schema brought up to date.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, connections: .pool)
+    }
+
+    init(path: String, connections: Connections) throws {
         self.path = path
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
@@ -22,28 +37,57 @@ public final class OrganizationStore: Sendable {
             try SpatiaLiteExtension.load(into: db)
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
+        let pool: any DatabaseWriter
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            switch connections {
+            case .pool:
+                pool = try DatabasePool(path: path, configuration: configuration)
+            case .single:
+                // A new file gets WAL mode (kept in its header); an existing one keeps its own.
+                if !FileManager.default.fileExists(atPath: path) { configuration.journalMode = .wal }
+                pool = try DatabaseQueue(path: path, configuration: configuration)
+            }
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: Self.describe(error))
+            throw Self.openError(error, path: path)
         }
+        self.pool = StoreDatabase(pool: pool)
         do {
-            try pool.writeWithoutTransaction { db in
-                try DatabaseSchema.initializeSpatialMetadata(db)
+            // Checked first without writing: opening a current database leaves its bytes alone.
+            let state = try pool.read { db in try DatabaseSchema.state(db) }
+            switch state {
+            case .current:
+                break
+            case .halfMade(let reason):
+                throw StoreError.halfMade(path: path, reason: reason)
+            case .needsSetUp:
+                try pool.writeWithoutTransaction { db in
+                    try DatabaseSchema.initializeSpatialMetadata(db)
+                }
+                try DatabaseSchema.migrator.migrate(pool)
+                try pool.read { db in
+                    if case .halfMade(let reason) = try DatabaseSchema.state(db) {
+                        throw StoreError.halfMade(path: path, reason: reason)
+                    }
+                }
             }
-            try DatabaseSchema.migrator.migrate(pool)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw StoreError.wrapping(error)
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: Self.describe(error))
+            throw Self.openError(error, path: path)
         }
     }
 
-    /// Closes the database and deletes its files (with its `-wal` and `-shm`): for a first
-    /// import that failed, so that it leaves nothing behind. The store is unusable afterwards.
-    public func removeFiles() {
-        try? pool.close()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    /// Copies everything from the WAL into the database file (so that the file alone holds the
+    /// data), then closes every connection. The store is unusable afterwards.
+    public func checkpointAndClose() throws {
+        try pool.writeWithoutTransaction { db in
+            _ = try db.checkpoint(.truncate)  // throws when it cannot complete
+        }
+        try pool.close()
     }
 
     /// True when no organization has been imported yet.
@@ -51,8 +95,40 @@ public final class OrganizationStore: Sendable {
         try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0 } == 0
     }
 
+    /// A failure to open or set up: SQLITE_FULL, or an I/O error on a file system with no space
+    /// left, says "disk full"; anything else "cannot open".
+    static func openError(_ error: Error, path: String) -> StoreError {
+        if let error = error as? DatabaseError,
+           error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR && DatabaseSchema.spaceIsExhausted(beside: path) {
+            return .database(resultCode: SQLITE_FULL, message: "database or disk is full (\(describe(error)))", sql: error.sql)
+        }
+        return .cannotOpen(path: path, reason: describe(error))
+    }
+
     static func describe(_ error: Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? error.description }
         return error.localizedDescription
+    }
+}
+
+/// The store's connection pool, through which every access goes: a GRDB `DatabaseError` leaves
+/// it as a ``StoreError/database(resultCode:message:sql:)`` that keeps the result code and the SQL.
+struct StoreDatabase: Sendable {
+    let pool: any DatabaseWriter
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try StoreError.mapping { try pool.read(body) }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try StoreError.mapping { try pool.write(body) }
+    }
+
+    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try StoreError.mapping { try pool.writeWithoutTransaction(body) }
+    }
+
+    func close() throws {
+        try StoreError.mapping { try pool.close() }
     }
 }

@@ -12,11 +12,11 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the database, importing the embedded data first when it is empty.
     func openStore() throws -> OrganizationStore {
-        let (store, firstImport) = try OrganizationStore.openImportingEmbeddedDataIfEmpty(path: resolvedPath)
-        if let (data, summary) = firstImport {
+        let (store, firstImport) = try Importer.openStore(path: resolvedPath)
+        if let report = firstImport {
+            for note in report.notes { Console.note("note: \(note)") }
             Console.note("No data in \(store.path) yet: imported the built-in Photo Club Hub data "
-                + "(\(data.organizations.filter { $0.type == .club }.count) clubs, "
-                + "\(data.organizations.filter { $0.type == .museum }.count) museums, \(summary.total) in all).")
+                + "(\(report.clubs) clubs, \(report.museums) museums, \(report.summary.total) in all).")
         }
         return store
     }
