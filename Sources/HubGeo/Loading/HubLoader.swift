@@ -253,7 +253,7 @@ public struct HubLoader: Sendable {
         }
         state.firstPlaces[hash] = FirstPlace(file: fileIndex, line: Int32(clamping: entry.line ?? 0), jsonPath: entry.jsonPath)
         if organization.type == .club,
-           level2Names.map({ $0.contains(organization.nickName + ".level2.json") }) ?? true
+           level2Names.map({ !$0.isEmpty && $0.contains(organization.nickName + ".level2.json") }) ?? true
             || !state.level2Targets.isEmpty && state.level2Targets.contains(Self.normalized(organization.identity)) {
             state.index[organization.identity] = state.organizations.count
             state.declaringFile[organization.identity] = location

@@ -48,13 +48,19 @@ enum Level1Stream {
                     while true {
                         scanner.skipWhitespace()
                         let line = scanner.line, column = scanner.column
-                        guard let range = scanner.skipValue(),
-                              let value = parse(bytes, Span(range: range, line: line, column: column), depthUsed: 2)
-                        else { return nil }
-                        let cursor = JSONCursor(value, path: "\(type.level1ArrayName)[\(index)]", line: member.keyLine)
-                        let (organization, location) = Level1Document.readEntry(
-                            cursor, type: type, file: file, skipSeverity: skipSeverity, diagnostics: &result.diagnostics)
-                        if let organization { try entry(organization, location) }
+                        guard let range = scanner.skipValue() else { return nil }
+                        let path = "\(type.level1ArrayName)[\(index)]"
+                        if let (organization, firstLine) = Level1RecordDecoder.decode(
+                            UnsafeBufferPointer(rebasing: bytes[range]), line: line, type: type, source: file) {
+                            try entry(organization, Level1Document.EntryLocation(jsonPath: path, line: firstLine))
+                        } else {
+                            // Anything but an ordinary entry: the full reader, which says exactly what is wrong.
+                            guard let value = parse(bytes, Span(range: range, line: line, column: column), depthUsed: 2) else { return nil }
+                            let cursor = JSONCursor(value, path: path, line: member.keyLine)
+                            let (organization, location) = Level1Document.readEntry(
+                                cursor, type: type, file: file, skipSeverity: skipSeverity, diagnostics: &result.diagnostics)
+                            if let organization { try entry(organization, location) }
+                        }
                         index += 1
                         if index % 4096 == 0 { MappedFile.releasePages(of: bytes, before: range.lowerBound) }
                         if scanner.expect(UInt8(ascii: ",")) { continue }
