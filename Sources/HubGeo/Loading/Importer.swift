@@ -108,10 +108,9 @@ public struct Importer: Sendable {
         defer { staging.remove() }
         var report: Report
         do {
-            let store = try OrganizationStore(path: staging.path, connections: .single)
-            try store.relaxDurabilityForStaging()
+            let store = try OrganizationStore(path: staging.path, connections: .staging)
             report = try sync(root: root, level2Files: level2Files, into: store, now: now)
-            try store.checkpointAndClose()
+            try store.finishStaging()
             try staging.flush()
         } catch StoreError.cannotOpen(_, let reason) {
             throw StoreError.cannotOpen(path: path, reason: reason)  // the name the user gave, not the staging file's

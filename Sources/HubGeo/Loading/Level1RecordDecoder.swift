@@ -15,6 +15,8 @@ struct Level1RecordDecoder {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var line: Int
+    /// The offset where `line` starts.
+    private var lineStart = 0
     /// The line of the last key read.
     private var keyLine = 0
     /// Bytes of a string with escapes, reused.
@@ -29,12 +31,34 @@ struct Level1RecordDecoder {
     /// first member, or nil when the full reader must handle it.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, type: OrganizationType, source: String)
         -> (organization: Organization, firstMemberLine: Int)? {
+        guard let decoded = decode(bytes, at: 0, line: line, lineStart: 0, type: type, source: source) else { return nil }
+        var decoder = Level1RecordDecoder(bytes: bytes, line: decoded.end.line)
+        decoder.position = decoded.end.position
+        decoder.skipWhitespace()
+        guard decoder.position == bytes.count else { return nil }
+        return (decoded.organization, decoded.firstMemberLine)
+    }
+
+    /// Where a decoded entry ends: the offset just after its closing brace, that offset's line
+    /// and the offset where that line starts.
+    struct End {
+        var position: Int
+        var line: Int
+        var lineStart: Int
+    }
+
+    /// Decodes the entry that starts at `position` in `bytes` (a whole document: the entry's end
+    /// is found by decoding it, without another pass), at `line`, which starts at `lineStart`.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, line: Int, lineStart: Int,
+                       type: OrganizationType, source: String)
+        -> (organization: Organization, firstMemberLine: Int, end: End)? {
         var decoder = Level1RecordDecoder(bytes: bytes, line: line)
+        decoder.position = position
+        decoder.lineStart = lineStart
         do {
             let (record, firstLine) = try decoder.entry()
-            decoder.skipWhitespace()
-            guard decoder.position == bytes.count else { return nil }
-            return (record.organization(type: type, source: source), firstLine)
+            return (record.organization(type: type, source: source), firstLine,
+                    End(position: decoder.position, line: decoder.line, lineStart: decoder.lineStart))
         } catch {
             return nil
         }
@@ -260,6 +284,7 @@ struct Level1RecordDecoder {
             case 0x0A:
                 position += 1
                 line += 1
+                lineStart = position
             default: return
             }
         }
@@ -278,6 +303,8 @@ struct Level1RecordDecoder {
     /// A string that is not blank (only spaces and tabs), as `JSONCursor.requiredString`.
     private mutating func requiredString() throws(GiveUp) -> String {
         let string = try self.string()
+        // Most strings start with a visible ASCII character: not blank, without looking further.
+        if let first = string.utf8.first, first > 0x20 && first < 0x7F { return string }
         guard !string.unicodeScalars.allSatisfy({ $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }) else {
             throw GiveUp()
         }
@@ -287,7 +314,12 @@ struct Level1RecordDecoder {
     /// A name: not blank, without control characters (as `JSONCursor.requiredIdentityString`).
     private mutating func identityString() throws(GiveUp) -> String {
         let string = try requiredString()
-        guard !string.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { throw GiveUp() }
+        // In UTF-8, U+0000-U+001F and U+007F are those bytes; U+0080-U+009F are 0xC2 0x80-0x9F.
+        var previous: UInt8 = 0
+        for byte in string.utf8 {
+            if byte < 0x20 || byte == 0x7F || previous == 0xC2 && byte >= 0x80 && byte <= 0x9F { throw GiveUp() }
+            previous = byte
+        }
         return string
     }
 

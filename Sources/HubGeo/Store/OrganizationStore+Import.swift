@@ -257,32 +257,54 @@ extension OrganizationStore {
         init(_ organization: Organization) {
             var hash = FNV1a()
             func add(_ text: String?) {
-                if let text {
-                    hash.add(text.utf8)
+                if var text {
+                    text.withUTF8 { hash.add($0) }
                     hash.add(0x1F)
                 } else {
                     hash.add(0x1E)
+                }
+            }
+            /// The decimal digits of `number`, as `add(String(number))` would feed them, without the String.
+            func add(_ number: UInt64) {
+                var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, most significant last
+                var count = 0
+                var rest = number
+                withUnsafeMutableBytes(of: &digits) { buffer in
+                    repeat {
+                        buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                        rest /= 10
+                        count += 1
+                    } while rest > 0
+                    for index in stride(from: count - 1, through: 0, by: -1) { hash.add(buffer[index]) }
+                }
+                hash.add(0x1F)
+            }
+            func add(_ number: Int) {
+                if number < 0 {
+                    add(String(number))
+                } else {
+                    add(UInt64(number))
                 }
             }
             add(organization.type.rawValue)
             add(organization.identity.town)
             add(organization.identity.fullName)
             add(organization.nickName)
-            add(String(organization.coordinates.latitude.bitPattern))
-            add(String(organization.coordinates.longitude.bitPattern))
+            add(organization.coordinates.latitude.bitPattern)
+            add(organization.coordinates.longitude.bitPattern)
             add(organization.website)
             add(organization.wikipedia)
             add(organization.level2URL)
             add(organization.maintainerEmail)
-            add(organization.fotobondNumber.map(String.init))
-            add(organization.memberCount.map(String.init))
+            if let number = organization.fotobondNumber { add(number) } else { add(nil as String?) }
+            if let count = organization.memberCount { add(count) } else { add(nil as String?) }
             add(organization.hasLevel2 ? "1" : "0")
-            add(String(organization.remarks.count))
+            add(organization.remarks.count)
             for remark in organization.remarks {
                 add(remark.language)
                 add(remark.value)
             }
-            add(String(organization.members.count))
+            add(organization.members.count)
             for member in organization.members {
                 add(member.givenName)
                 add(member.infixName)
@@ -290,7 +312,7 @@ extension OrganizationStore {
                 add([member.isFormerMember, member.isDeceased, member.isProspectiveMember, member.isHonoraryMember]
                     .map { $0 ? "1" : "0" }.joined())
             }
-            add(String(organization.overrides.count))
+            add(organization.overrides.count)
             for override in organization.overrides {
                 add(override.field)
                 add(override.level1Value)
@@ -319,12 +341,6 @@ extension OrganizationStore {
 }
 
 extension OrganizationStore {
-    /// For a database that nobody else sees yet (a new database being built beside its name):
-    /// no fsync per commit; the importer flushes the file once before it appears.
-    func relaxDurabilityForStaging() throws {
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = OFF") }
-    }
-
     /// Every stored organization, with its remarks, members and overrides, in id order.
     func forEachStored(_ body: (Organization) throws -> Void) throws {
         try pool.read { db in

@@ -17,6 +17,9 @@ public final class OrganizationStore: Sendable {
         /// an empty transaction at open, to make the WAL file exist), so a failed import leaves
         /// the file byte for byte as it was.
         case single
+        /// One connection to a new file that nobody else sees yet (a database being built beside
+        /// its name): no journal and no fsync while it fills; ``finishStaging()`` turns on WAL mode.
+        case staging
     }
 
     /// Opens (creating when needed) the database at `path`, with SpatiaLite loaded into every
@@ -36,6 +39,9 @@ public final class OrganizationStore: Sendable {
         configuration.prepareDatabase { db in
             try SpatiaLiteExtension.load(into: db)
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            if connections == .staging {
+                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
+            }
         }
         let pool: any DatabaseWriter
         do {
@@ -45,6 +51,8 @@ public final class OrganizationStore: Sendable {
             case .single:
                 // A new file gets WAL mode (kept in its header); an existing one keeps its own.
                 if !FileManager.default.fileExists(atPath: path) { configuration.journalMode = .wal }
+                pool = try DatabaseQueue(path: path, configuration: configuration)
+            case .staging:
                 pool = try DatabaseQueue(path: path, configuration: configuration)
             }
         } catch let error as StoreError {
@@ -79,6 +87,17 @@ public final class OrganizationStore: Sendable {
         } catch {
             throw Self.openError(error, path: path)
         }
+    }
+
+    /// Ends the building of a ``Connections/staging`` database: WAL mode from now on (kept in the
+    /// file's header), then every connection closed. The store is unusable afterwards.
+    func finishStaging() throws {
+        try pool.writeWithoutTransaction { db in
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                throw StoreError.database(resultCode: SQLITE_ERROR, message: "cannot switch the new database to WAL mode", sql: nil)
+            }
+        }
+        try pool.close()
     }
 
     /// Copies everything from the WAL into the database file (so that the file alone holds the

@@ -64,7 +64,7 @@ struct ImportFaultTests {
                               environment: environment, timeout: 120)
     }
 
-    @Test("a first use on a full disk says disk full, and works once space is freed", arguments: ["16k", "64k", "300k", "600k"])
+    @Test("a first use on a full disk says disk full, and works once space is freed", arguments: ["16k", "64k", "300k", "480k"])
     func fullDiskOnFirstUse(size: String) throws {
         let directory = try TestPaths.temporaryDirectory()
         let mountPoint = directory.path("small")
