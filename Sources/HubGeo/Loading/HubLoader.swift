@@ -97,7 +97,10 @@ public struct HubLoader: Sendable {
 
     /// Reads a tree like `load`, but never throws: each problem becomes an error diagnostic
     /// and reading goes on. `matchLevel2: false` reads the Level 1 files only.
-    func inspect(root: DocumentLocation, level2Files explicitLevel2: [DocumentLocation] = [], matchLevel2: Bool = true) -> Inspection {
+    /// `level2Besides: false` leaves out the Level 2 files that merely lie next to the Level 1
+    /// files (no orphan search): for a file checked with its own clubs' Level 2 files only.
+    func inspect(root: DocumentLocation, level2Files explicitLevel2: [DocumentLocation] = [], matchLevel2: Bool = true,
+                 level2Besides: Bool = true) -> Inspection {
         var state = TreeState(validating: true)
         var data = HubData(organizations: [], diagnostics: [], level1Files: [], level2Files: [], orphanLevel2Files: [],
                            source: root.description)
@@ -115,7 +118,7 @@ public struct HubLoader: Sendable {
             data.level1Files = state.files.map(\.description)
             data.diagnostics = state.diagnostics
             if matchLevel2 {
-                try mergeLevel2Files(into: &data, level1Locations: state.files, explicit: explicitLevel2,
+                try mergeLevel2Files(into: &data, level1Locations: level2Besides ? state.files : [], explicit: explicitLevel2,
                                      declaredIn: state.declaringFile, state: &level2)
             }
         } catch {
