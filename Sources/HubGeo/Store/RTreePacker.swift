@@ -2,7 +2,7 @@ import GRDB
 import GRDBSQLite
 
 /// Builds the R*Tree of a bulk load in one go, packed: the points are sorted into tiles (the
-/// Sort-Tile-Recursive method of Leutenegger et al., 1997), each tile fills one node, and the
+/// Sort-Tile-Recursive method of Leutenegger et al., 1997), each tile fills three quarters of one node, and the
 /// nodes are written straight into the R*Tree's tables (`_node`, `_rowid`, `_parent`) in
 /// SQLite's own format. Inserting the rows one by one instead splits nodes all the time and
 /// leaves them a third empty; a packed tree is built several times faster and answers with
@@ -35,7 +35,9 @@ enum RTreePacker {
             let x: Double = row[1], y: Double = row[2]
             entries.append(Entry(id: row[0], minX: down(x), maxX: up(x), minY: down(y), maxY: up(y)))
         }
-        let capacity = (nodeSize - 4) / 24
+        // Nodes filled to three quarters, not to the brim: a later insert into a full node splits
+        // it, and SQLite's R*Tree then reinserts entries into neighbours that are full as well.
+        let capacity = max(2, (nodeSize - 4) / 24 * 3 / 4)
         try db.execute(sql: """
             DELETE FROM \("\(index)_node".quotedDatabaseIdentifier);
             DELETE FROM \("\(index)_rowid".quotedDatabaseIdentifier);
