@@ -64,6 +64,7 @@ public struct HubLoader: Sendable {
                            level1Files: state.files.map(\.description), level2Files: [], orphanLevel2Files: [],
                            source: rootFile.description)
         var level2 = Level2State(validating: false)
+        level2.parsed = state.level2Parsed
         try mergeLevel2Files(into: &data, level1Locations: state.files, explicit: explicit,
                              declaredIn: state.declaringFile, state: &level2)
         return data
@@ -74,8 +75,9 @@ public struct HubLoader: Sendable {
     private func noteLevel2Target(_ location: DocumentLocation, state: inout TreeState) {
         guard !state.level2Seen.contains(location) else { return }
         state.level2Seen.insert(location)
-        guard let data = try? reader.read(location), let json = try? Self.parse(data, file: location.description),
-              let document = try? Level2Document(json: json, file: location.description) else { return }
+        guard let data = try? reader.read(location), let json = try? Self.parse(data, file: location.description) else { return }
+        state.level2Parsed[location] = json  // kept for the merge: each Level 2 file is read and parsed once
+        guard let document = try? Level2Document(json: json, file: location.description) else { return }
         state.level2Targets.insert(Self.normalized(document.club.identity))
     }
 
@@ -161,6 +163,8 @@ public struct HubLoader: Sendable {
         var firstPlaces: [UInt64: FirstPlace] = [:]
         var level2Seen: Set<DocumentLocation> = []
         var level2Targets: Set<String> = []
+        /// Level 2 files parsed while noting their targets, for the merge.
+        var level2Parsed: [DocumentLocation: JSONValue] = [:]
 
         var skipSeverity: Diagnostic.Severity { validating ? .error : .warning }
 
@@ -289,6 +293,8 @@ public struct HubLoader: Sendable {
         var index: [OrganizationIdentity: Int] = [:]
         var consumed: Set<DocumentLocation> = []
         var documents: [ParsedDocument] = []
+        /// Level 2 files already parsed (by the streaming load), by location.
+        var parsed: [DocumentLocation: JSONValue] = [:]
     }
 
     private func mergeLevel2Files(into data: inout HubData, level1Locations: [DocumentLocation], explicit: [DocumentLocation],
@@ -319,7 +325,7 @@ public struct HubLoader: Sendable {
         let skipSeverity: Diagnostic.Severity = state.validating ? .error : .warning
         let json: JSONValue
         do {
-            guard let parsed = try parseIfPresent(location) else {
+            guard let parsed = try state.parsed.removeValue(forKey: location) ?? parseIfPresent(location) else {
                 if expected == nil { throw LoadError.unreadable(file: location.description, reason: "no such file") }
                 return
             }
