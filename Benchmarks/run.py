@@ -3,6 +3,8 @@
 
 For each size N (synthetic data from generate.py, seeded), on the release build:
   import   hubgeo import of the Level 1 file   vs  ogr2ogr -f SQLite -dsco SPATIALITE=YES of the GeoJSON
+           then hubgeo re-imports: the same file (nothing changes), and a copy with 1 % of the
+           organizations moved, each against ogr2ogr's import time
   near     in process: indexed query (OrganizationStore.near) vs the fastest full scan of the same
            database (hubgeo-bench: one SELECT id, latitude, longitude, a haversine test in Swift, exact
            distances for the survivors), 20 km and 200 km; end to end: `hubgeo near` vs the spatialite CLI running
@@ -101,6 +103,25 @@ PEER_EXPORT_SQL = (
     "FROM organization o LEFT JOIN organization_remark r ON r.organization_id = o.id AND upper(r.language) = 'EN'")
 
 
+def write_changed_copy(source, target, every):
+    """A copy of a generated Level 1 file (one organization per line) with the latitude of every
+    `every`-th organization moved by 0.001°; returns how many were changed."""
+    def moved(latitude):
+        return latitude + 0.001 if latitude + 0.001 <= 90 else latitude - 0.001
+    changed = 0
+    pattern = re.compile(r'"latitude": (-?[0-9.]+)')
+    with open(source) as f, open(target, "w") as out:
+        index = 0
+        for line in f:
+            if line.startswith('{"idPlus"'):
+                if index % every == 0:
+                    line = pattern.sub(lambda m: f'"latitude": {moved(float(m.group(1))):.6f}', line, count=1)
+                    changed += 1
+                index += 1
+            out.write(line)
+    return changed
+
+
 def degrees_for(km, latitude):
     """A conservative MBR radius in degrees for a circle of `km` around `latitude` (as hubgeo's boxes)."""
     r = km / 6356.752
@@ -133,6 +154,27 @@ def bench_size(n, args):
     if hub_count != n or peer_count != n:
         raise BenchError(f"import counts differ: hubgeo {hub_count}, ogr2ogr {peer_count}, expected {n}")
     rows.append(("import", f"{n:,}", t_hub, t_ogr, "ogr2ogr", rss_import))
+
+    # Re-imports into the database just made: the same data (nothing to write), then the data with 1 %
+    # of the organizations changed (each run starts from a copy of the unchanged database). Both are
+    # timed against ogr2ogr's import, the work a user would otherwise redo.
+    t_same, rss_same, out_same = median_of(runs, lambda i: run([hubgeo, "import", level1, "--db", hub], stdout=subprocess.PIPE))
+    if f"{n:,} unchanged".replace(",", "") not in out_same.replace(",", ""):
+        raise BenchError(f"the re-import of unchanged data changed something:\n{out_same[-500:]}")
+    rows.append(("re-import, unchanged", f"{n:,}", t_same, t_ogr, "ogr2ogr import", rss_same))
+    changed_level1 = os.path.join(folder, "bench-changed.level1.json")
+    changed = write_changed_copy(level1, changed_level1, every=100)
+    pristine = os.path.join(folder, "hub-pristine.sqlite")
+    shutil.copyfile(hub, pristine)
+    t_changed, rss_changed, out_changed = median_of(
+        runs, lambda i: run([hubgeo, "import", changed_level1, "--db", hub], stdout=subprocess.PIPE),
+        before=lambda: (remove_db(hub), shutil.copyfile(pristine, hub)))
+    if f"{changed} changed" not in out_changed.replace(",", ""):
+        raise BenchError(f"the re-import with {changed} changed organizations reported otherwise:\n{out_changed[-500:]}")
+    rows.append(("re-import, 1 % changed", f"{n:,}", t_changed, t_ogr, "ogr2ogr import", rss_changed))
+    remove_db(hub)
+    shutil.copyfile(pristine, hub)
+    os.remove(pristine)
 
     # Queries around the first generated organization (in a cluster) and a box around it.
     with open(geojson) as f:

@@ -100,3 +100,39 @@ struct StreamingLoadTests {
         #expect(data.diagnostics.map(\.jsonPath) == ["clubs[12345].optional.website", "clubs[16000]"])
     }
 }
+
+/// The streaming load reads (and parses) each Level 2 file once: the file that names a club to
+/// hold back is the one merged into it.
+@Suite("Streaming load: each Level 2 file read once")
+struct Level2ReadOnceTests {
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var counts: [String: Int] = [:]
+        func note(_ name: String) { lock.withLock { counts[name, default: 0] += 1 } }
+        func count(_ name: String) -> Int { lock.withLock { counts[name] ?? 0 } }
+    }
+
+    @Test func explicitAndNeighbouringLevel2FilesAreReadOnce() throws {
+        let waalre = Level1Builder.Entry(town: "Waalre", fullName: "Fotogroep Waalre", nickName: "fgWaalre", latitude: 51.39, longitude: 5.46)
+        var moved = waalre
+        moved.latitude = 51.3918
+        let files: [String: String] = [
+            "root.level1.json": Level1Builder.level1(clubs: [waalre]),
+            "extra.level2.json": Level1Builder.level2(club: moved),
+        ]
+        let counter = Counter()
+        let reader = DocumentReader(remoteFetch: { url in
+            counter.note(url.lastPathComponent)
+            return files[url.lastPathComponent].map { Data($0.utf8) }
+        })
+        var seen: [Organization] = []
+        let data = try HubLoader(reader: reader).load(root: .remote(URL(string: "https://example.org/root.level1.json")!),
+                                                      level2Files: [.remote(URL(string: "https://example.org/extra.level2.json")!)]) {
+            seen.append($0)
+        }
+        #expect(seen.map(\.coordinates.latitude) == [51.3918], "the explicit Level 2 file was merged")
+        #expect(data.level2Files == ["https://example.org/extra.level2.json"])
+        #expect(counter.count("extra.level2.json") == 1, "read \(counter.count("extra.level2.json")) times")
+        #expect(counter.count("root.level1.json") == 1)
+    }
+}

@@ -17,14 +17,14 @@ import GRDB
 ///
 /// Failures are never stored; each save is one transaction.
 public final class GeocodeCache: Sendable {
-    let pool: DatabasePool
+    let pool: StoreDatabase
 
     /// The cache in `store`'s database (whose opening brought the cache's tables up to date).
     public convenience init(store: OrganizationStore) {
         self.init(pool: store.pool)
     }
 
-    init(pool: DatabasePool) {
+    init(pool: StoreDatabase) {
         self.pool = pool
     }
 

@@ -63,20 +63,21 @@ public struct HubLoader: Sendable {
         var data = HubData(organizations: state.organizations, diagnostics: state.diagnostics,
                            level1Files: state.files.map(\.description), level2Files: [], orphanLevel2Files: [],
                            source: rootFile.description)
-        var level2 = Level2State(validating: false)
-        try mergeLevel2Files(into: &data, level1Locations: state.files, explicit: explicit,
-                             declaredIn: state.declaringFile, state: &level2)
+        var level2 = Level2Resolver(reader: reader, validating: false)
+        level2.parsed = state.level2Parsed
+        try level2.merge(into: &data, level1Locations: state.files, explicit: explicit, declaredIn: state.declaringFile)
         return data
     }
 
-    /// Remembers the club a Level 2 file names (exactly and as ``normalized(_:)``), so that the
+    /// Remembers the club a Level 2 file names (exactly and as ``Level2Resolver/normalized(_:)``), so that the
     /// streaming load holds that club back for it. Unreadable files are left to the merge.
     private func noteLevel2Target(_ location: DocumentLocation, state: inout TreeState) {
         guard !state.level2Seen.contains(location) else { return }
         state.level2Seen.insert(location)
-        guard let data = try? reader.read(location), let json = try? Self.parse(data, file: location.description),
-              let document = try? Level2Document(json: json, file: location.description) else { return }
-        state.level2Targets.insert(Self.normalized(document.club.identity))
+        guard let data = try? reader.read(location), let json = try? Self.parse(data, file: location.description) else { return }
+        state.level2Parsed[location] = json  // kept for the merge: each Level 2 file is read and parsed once
+        guard let document = try? Level2Document(json: json, file: location.description) else { return }
+        state.level2Targets.insert(Level2Resolver.normalized(document.club.identity))
     }
 
     /// A parsed document met while inspecting a tree.
@@ -97,11 +98,14 @@ public struct HubLoader: Sendable {
 
     /// Reads a tree like `load`, but never throws: each problem becomes an error diagnostic
     /// and reading goes on. `matchLevel2: false` reads the Level 1 files only.
-    func inspect(root: DocumentLocation, level2Files explicitLevel2: [DocumentLocation] = [], matchLevel2: Bool = true) -> Inspection {
+    /// `level2Besides: false` leaves out the Level 2 files that merely lie next to the Level 1
+    /// files (no orphan search): for a file checked with its own clubs' Level 2 files only.
+    func inspect(root: DocumentLocation, level2Files explicitLevel2: [DocumentLocation] = [], matchLevel2: Bool = true,
+                 level2Besides: Bool = true) -> Inspection {
         var state = TreeState(validating: true)
         var data = HubData(organizations: [], diagnostics: [], level1Files: [], level2Files: [], orphanLevel2Files: [],
                            source: root.description)
-        var level2 = Level2State(validating: true)
+        var level2 = Level2Resolver(reader: reader, validating: true)
         do {
             let rootFile = try resolveRoot(root)
             data.source = rootFile.description
@@ -115,8 +119,8 @@ public struct HubLoader: Sendable {
             data.level1Files = state.files.map(\.description)
             data.diagnostics = state.diagnostics
             if matchLevel2 {
-                try mergeLevel2Files(into: &data, level1Locations: state.files, explicit: explicitLevel2,
-                                     declaredIn: state.declaringFile, state: &level2)
+                try level2.merge(into: &data, level1Locations: level2Besides ? state.files : [], explicit: explicitLevel2,
+                                 declaredIn: state.declaringFile)
             }
         } catch {
             data.diagnostics.append((error as? LoadError)?.diagnostic
@@ -158,6 +162,8 @@ public struct HubLoader: Sendable {
         var firstPlaces: [UInt64: FirstPlace] = [:]
         var level2Seen: Set<DocumentLocation> = []
         var level2Targets: Set<String> = []
+        /// Level 2 files parsed while noting their targets, for the merge.
+        var level2Parsed: [DocumentLocation: JSONValue] = [:]
 
         var skipSeverity: Diagnostic.Severity { validating ? .error : .warning }
 
@@ -253,8 +259,8 @@ public struct HubLoader: Sendable {
         }
         state.firstPlaces[hash] = FirstPlace(file: fileIndex, line: Int32(clamping: entry.line ?? 0), jsonPath: entry.jsonPath)
         if organization.type == .club,
-           level2Names.map({ $0.contains(organization.nickName + ".level2.json") }) ?? true
-            || !state.level2Targets.isEmpty && state.level2Targets.contains(Self.normalized(organization.identity)) {
+           level2Names.map({ !$0.isEmpty && $0.contains(organization.nickName + ".level2.json") }) ?? true
+            || !state.level2Targets.isEmpty && state.level2Targets.contains(Level2Resolver.normalized(organization.identity)) {
             state.index[organization.identity] = state.organizations.count
             state.declaringFile[organization.identity] = location
             state.organizations.append(organization)
@@ -279,104 +285,6 @@ public struct HubLoader: Sendable {
             state.entryLocations[organization.identity] = (location.description, entry)
             state.organizations.append(organization)
         }
-    }
-
-    private struct Level2State {
-        var validating: Bool
-        var index: [OrganizationIdentity: Int] = [:]
-        var consumed: Set<DocumentLocation> = []
-        var documents: [ParsedDocument] = []
-    }
-
-    private func mergeLevel2Files(into data: inout HubData, level1Locations: [DocumentLocation], explicit: [DocumentLocation],
-                                  declaredIn: [OrganizationIdentity: DocumentLocation], state: inout Level2State) throws {
-        for (position, organization) in data.organizations.enumerated() { state.index[organization.identity] = position }
-
-        for organization in data.organizations where organization.type == .club {
-            guard let level1File = declaredIn[organization.identity] else { continue }
-            let candidate = level1File.sibling(named: "\(organization.nickName).level2.json")
-            guard !state.consumed.contains(candidate) else { continue }
-            try apply(candidate, expected: organization.identity, to: &data, state: &state)
-        }
-        for location in explicit where !state.consumed.contains(location) {
-            try apply(location, expected: nil, to: &data, state: &state)
-        }
-        // Level 2 files lying next to the Level 1 files that no club claimed: orphans.
-        for level1 in level1Locations {
-            for location in reader.level2Files(besides: level1) where !state.consumed.contains(location) {
-                try apply(location, expected: nil, to: &data, state: &state)
-            }
-        }
-    }
-
-    /// Merges one Level 2 file into the club it names. `expected` is the club whose nickName
-    /// led to the file (nil for files given explicitly or found lying around).
-    private func apply(_ location: DocumentLocation, expected: OrganizationIdentity?, to data: inout HubData,
-                       state: inout Level2State) throws {
-        let skipSeverity: Diagnostic.Severity = state.validating ? .error : .warning
-        let json: JSONValue
-        do {
-            guard let parsed = try parseIfPresent(location) else {
-                if expected == nil { throw LoadError.unreadable(file: location.description, reason: "no such file") }
-                return
-            }
-            json = parsed
-        } catch {
-            guard state.validating else { throw error }
-            state.consumed.insert(location)
-            data.diagnostics.append((error as? LoadError)?.diagnostic
-                ?? Diagnostic(severity: .error, file: location.description, jsonPath: "", message: error.localizedDescription))
-            return
-        }
-        state.consumed.insert(location)
-        if state.validating { state.documents.append(ParsedDocument(location: location, kind: .level2, json: json)) }
-        let document: Level2Document
-        do {
-            document = try Level2Document(json: json, file: location.description, skipSeverity: skipSeverity)
-        } catch {
-            guard case .invalidDocument(let file, let path, let reason) = error else { throw error }
-            data.diagnostics.append(Diagnostic(severity: skipSeverity, file: file, jsonPath: path,
-                                               message: "\(reason); Level 2 file ignored"))
-            return
-        }
-        data.diagnostics += document.diagnostics
-        let identity = document.club.identity
-        guard let position = state.index[identity], data.organizations[position].type == .club else {
-            data.orphanLevel2Files.append(location.description)
-            data.diagnostics.append(Diagnostic(severity: skipSeverity, file: location.description, jsonPath: "club.idPlus",
-                                               message: orphanMessage(identity, expected: expected, known: state.index.keys)))
-            return
-        }
-        guard !data.organizations[position].hasLevel2 else {
-            data.diagnostics.append(Diagnostic(
-                severity: skipSeverity, file: location.description, jsonPath: "club.idPlus",
-                message: "club \(identity) already has Level 2 data from \(data.organizations[position].level2Source ?? "?"); file ignored"))
-            return
-        }
-        data.organizations[position].merge(level2: document, source: location.description)
-        data.level2Files.append(location.description)
-    }
-
-    private func orphanMessage(_ identity: OrganizationIdentity, expected: OrganizationIdentity?,
-                               known: some Sequence<OrganizationIdentity>) -> String {
-        if let expected {
-            let hint = Self.normalized(expected) == Self.normalized(identity) ? " (they differ only by case or spaces)" : ""
-            return "club \(identity) does not match the Level 1 club \(expected) whose nickName names this file\(hint); Level 2 data not applied"
-        }
-        let key = Self.normalized(identity)
-        if let nearMiss = known.first(where: { Self.normalized($0) == key }) {
-            return "orphan: club \(identity) is in no Level 1 file; Level 1 has \(nearMiss), which differs only by case or spaces; Level 2 data not applied"
-        }
-        return "orphan: club \(identity) is in no Level 1 file; Level 2 data not applied"
-    }
-
-    static func normalized(_ identity: OrganizationIdentity) -> String {
-        (identity.town + "|" + identity.fullName).lowercased().filter { !$0.isWhitespace }
-    }
-
-    private func parseIfPresent(_ location: DocumentLocation) throws -> JSONValue? {
-        guard let data = try reader.read(location) else { return nil }
-        return try Self.parse(data, file: location.description)
     }
 
     static func parse(_ data: Data, file: String) throws(LoadError) -> JSONValue {

@@ -48,15 +48,24 @@ enum Level1Stream {
                     while true {
                         scanner.skipWhitespace()
                         let line = scanner.line, column = scanner.column
-                        guard let range = scanner.skipValue(),
-                              let value = parse(bytes, Span(range: range, line: line, column: column), depthUsed: 2)
-                        else { return nil }
-                        let cursor = JSONCursor(value, path: "\(type.level1ArrayName)[\(index)]", line: member.keyLine)
-                        let (organization, location) = Level1Document.readEntry(
-                            cursor, type: type, file: file, skipSeverity: skipSeverity, diagnostics: &result.diagnostics)
-                        if let organization { try entry(organization, location) }
+                        let start = scanner.position
+                        let path = "\(type.level1ArrayName)[\(index)]"
+                        if let (organization, firstLine, end) = Level1RecordDecoder.decode(
+                            bytes, at: start, line: line, lineStart: start - column + 1, type: type, source: file) {
+                            // Decoding found the entry's end: no second pass over its bytes.
+                            scanner.advance(to: end.position, line: end.line, lineStart: end.lineStart)
+                            try entry(organization, Level1Document.EntryLocation(jsonPath: path, line: firstLine))
+                        } else {
+                            guard let range = scanner.skipValue() else { return nil }
+                            // Anything but an ordinary entry: the full reader, which says exactly what is wrong.
+                            guard let value = parse(bytes, Span(range: range, line: line, column: column), depthUsed: 2) else { return nil }
+                            let cursor = JSONCursor(value, path: path, line: member.keyLine)
+                            let (organization, location) = Level1Document.readEntry(
+                                cursor, type: type, file: file, skipSeverity: skipSeverity, diagnostics: &result.diagnostics)
+                            if let organization { try entry(organization, location) }
+                        }
                         index += 1
-                        if index % 4096 == 0 { MappedFile.releasePages(of: bytes, before: range.lowerBound) }
+                        if index % 4096 == 0 { MappedFile.releasePages(of: bytes, before: start) }
                         if scanner.expect(UInt8(ascii: ",")) { continue }
                         guard scanner.expect(UInt8(ascii: "]")) else { return nil }
                         break

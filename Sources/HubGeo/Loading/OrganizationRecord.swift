@@ -15,9 +15,9 @@ struct OrganizationRecord {
     static func read(_ cursor: JSONCursor) throws(JSONCursor.Problem) -> (record: OrganizationRecord, warnings: [JSONCursor.Problem]) {
         _ = try cursor.objectMembers()
         let idPlus = try cursor.requiredMember("idPlus")
-        let identity = OrganizationIdentity(town: try idPlus.requiredString("town"),
-                                            fullName: try idPlus.requiredString("fullName"))
-        let nickName = try idPlus.requiredString("nickName")
+        let identity = OrganizationIdentity(town: try idPlus.requiredIdentityString("town"),
+                                            fullName: try idPlus.requiredIdentityString("fullName"))
+        let nickName = try idPlus.requiredIdentityString("nickName")
         let coordinates = try readCoordinates(try cursor.requiredMember("coordinates"))
 
         var record = OrganizationRecord(identity: identity, nickName: nickName, coordinates: coordinates, remarks: [])

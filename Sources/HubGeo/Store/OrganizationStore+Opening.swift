@@ -6,15 +6,13 @@ import Darwin
 import GRDB
 
 extension OrganizationStore {
-    /// Opens the database at `path` for queries. An existing database with organizations is
-    /// opened read-only and never changed; a missing or empty one first gets the data built into
-    /// hubgeo (a write, once), which this returns as `firstImport`.
-    public static func openForQueries(path: String) throws -> (store: OrganizationStore, firstImport: (HubData, ImportSummary)?) {
-        if access(path, F_OK) == 0 {
-            let store = try OrganizationStore(path: path, access: .readOnly)
-            if try store.hasSchema(), try !store.isEmpty() { return (store, nil) }
-        }
-        return try openImportingEmbeddedDataIfEmpty(path: path)
+    /// The database at `path` opened read-only, when it exists and holds organizations; nil when
+    /// it is missing or holds none yet (a query then imports the built-in data first: ``Importer``).
+    public static func openReadOnlyIfPopulated(path: String) throws -> OrganizationStore? {
+        guard access(path, F_OK) == 0 else { return nil }
+        let store = try OrganizationStore(path: path, access: .readOnly)
+        guard try store.hasSchema(), try !store.isEmpty() else { return nil }
+        return store
     }
 
     /// True when the database has the geocode cache (a database made by an older hubgeo gets it

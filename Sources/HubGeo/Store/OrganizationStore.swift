@@ -1,12 +1,26 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The SpatiaLite database of organizations: a POINT geometry (SRID 4326) with an R*Tree
 /// spatial index per organization, WAL mode so that readers never wait for an import.
 public final class OrganizationStore: Sendable {
     /// The database file.
     public let path: String
-    let pool: DatabasePool
+    let pool: StoreDatabase
+
+    /// How a store connects.
+    enum Connections {
+        /// A pool: one writer and concurrent readers (WAL mode).
+        case pool
+        /// One connection, for an import: unlike a pool, opening it never writes (a pool commits
+        /// an empty transaction at open, to make the WAL file exist), so a failed import leaves
+        /// the file byte for byte as it was.
+        case single
+        /// One connection to a new file that nobody else sees yet (a database being built beside
+        /// its name): no journal and no fsync while it fills; ``finishStaging()`` turns on WAL mode.
+        case staging
+    }
 
     /// How a store opens its database.
     public enum Access: Sendable {
@@ -23,16 +37,25 @@ public final class OrganizationStore: Sendable {
     public let isReadOnly: Bool
 
     /// Opens the database at `path`. With `.readWrite` (the default) it is created when needed,
-    /// with SpatiaLite loaded into every connection and the schema (the organizations' and the geocode
-    /// cache's) brought up to date; with
-    /// `.readOnly` it must exist and is only read.
-    public init(path: String, access: Access = .readWrite) throws {
-        self.path = path
-        isReadOnly = access == .readOnly
+    /// with SpatiaLite loaded into every connection and the schema (the organizations' and the
+    /// geocode cache's) brought up to date; with `.readOnly` it must exist and is only read.
+    public convenience init(path: String, access: Access = .readWrite) throws {
         if access == .readOnly {
-            pool = try Self.openReadOnly(path: path)
-            return
+            try self.init(readOnlyPath: path)
+        } else {
+            try self.init(path: path, connections: .pool)
         }
+    }
+
+    private init(readOnlyPath path: String) throws {
+        self.path = path
+        isReadOnly = true
+        pool = StoreDatabase(pool: try Self.openReadOnly(path: path))
+    }
+
+    init(path: String, connections: Connections) throws {
+        self.path = path
+        isReadOnly = false
         try Self.createDirectory(containing: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
@@ -40,30 +63,75 @@ public final class OrganizationStore: Sendable {
             try SpatiaLiteExtension.load(into: db)
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             GeodesicFunction.register(in: db)
+            if connections == .staging {
+                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
+            }
         }
+        let pool: any DatabaseWriter
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            switch connections {
+            case .pool:
+                pool = try DatabasePool(path: path, configuration: configuration)
+            case .single:
+                // A new file gets WAL mode (kept in its header); an existing one keeps its own.
+                if !FileManager.default.fileExists(atPath: path) { configuration.journalMode = .wal }
+                pool = try DatabaseQueue(path: path, configuration: configuration)
+            case .staging:
+                pool = try DatabaseQueue(path: path, configuration: configuration)
+            }
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: Self.describe(error))
+            throw Self.openError(error, path: path)
         }
+        self.pool = StoreDatabase(pool: pool)
         do {
-            try pool.writeWithoutTransaction { db in
-                try DatabaseSchema.initializeSpatialMetadata(db)
+            // Checked first without writing: opening a current database leaves its bytes alone.
+            let state = try pool.read { db in try DatabaseSchema.state(db) }
+            switch state {
+            case .current:
+                break
+            case .halfMade(let reason):
+                throw StoreError.halfMade(path: path, reason: reason)
+            case .needsSetUp:
+                try pool.writeWithoutTransaction { db in
+                    try DatabaseSchema.initializeSpatialMetadata(db)
+                }
+                try DatabaseSchema.migrator.migrate(pool)
+                try GeocodeCache.migrate(pool)
+                try pool.read { db in
+                    if case .halfMade(let reason) = try DatabaseSchema.state(db) {
+                        throw StoreError.halfMade(path: path, reason: reason)
+                    }
+                }
             }
-            try DatabaseSchema.migrator.migrate(pool)
-            try GeocodeCache.migrate(pool)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw StoreError.wrapping(error)
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: Self.describe(error))
+            throw Self.openError(error, path: path)
         }
     }
 
-    /// Closes the database and deletes its files (with its `-wal` and `-shm`): for a first
-    /// import that failed, so that it leaves nothing behind. The store is unusable afterwards.
-    public func removeFiles() {
-        try? pool.close()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    /// Ends the building of a ``Connections/staging`` database: WAL mode from now on (kept in the
+    /// file's header), then every connection closed. The store is unusable afterwards.
+    func finishStaging() throws {
+        try pool.writeWithoutTransaction { db in
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                throw StoreError.database(resultCode: SQLITE_ERROR, message: "cannot switch the new database to WAL mode", sql: nil)
+            }
+        }
+        try pool.close()
+    }
+
+    /// Copies everything from the WAL into the database file (so that the file alone holds the
+    /// data), then closes every connection. The store is unusable afterwards.
+    public func checkpointAndClose() throws {
+        try pool.writeWithoutTransaction { db in
+            _ = try db.checkpoint(.truncate)  // throws when it cannot complete
+        }
+        try pool.close()
     }
 
     /// True when no organization has been imported yet.
@@ -71,8 +139,40 @@ public final class OrganizationStore: Sendable {
         try pool.read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM organization)") ?? true }
     }
 
+    /// A failure to open or set up: SQLITE_FULL, or an I/O error on a file system with no space
+    /// left, says "disk full"; anything else "cannot open".
+    static func openError(_ error: Error, path: String) -> StoreError {
+        if let error = error as? DatabaseError,
+           error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR && DatabaseSchema.spaceIsExhausted(beside: path) {
+            return .database(resultCode: SQLITE_FULL, message: "database or disk is full (\(describe(error)))", sql: error.sql)
+        }
+        return .cannotOpen(path: path, reason: describe(error))
+    }
+
     static func describe(_ error: Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? error.description }
         return error.localizedDescription
+    }
+}
+
+/// The store's connection pool, through which every access goes: a GRDB `DatabaseError` leaves
+/// it as a ``StoreError/database(resultCode:message:sql:)`` that keeps the result code and the SQL.
+struct StoreDatabase: Sendable {
+    let pool: any DatabaseWriter
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try StoreError.mapping { try pool.read(body) }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try StoreError.mapping { try pool.write(body) }
+    }
+
+    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try StoreError.mapping { try pool.writeWithoutTransaction(body) }
+    }
+
+    func close() throws {
+        try StoreError.mapping { try pool.close() }
     }
 }

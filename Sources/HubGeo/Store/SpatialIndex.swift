@@ -15,12 +15,9 @@ enum SpatialIndex {
         return triggers.map { $0["sql"] }
     }
 
-    /// Restores the triggers and indexes the rows loaded meanwhile.
+    /// Restores the triggers and indexes the rows loaded meanwhile (a packed R*Tree, see ``RTreePacker``).
     static func finishBulkLoad(_ db: Database, restoring triggers: [String]) throws {
         for sql in triggers { try db.execute(sql: sql) }
-        try db.execute(sql: """
-            INSERT INTO idx_organization_geom (pkid, xmin, xmax, ymin, ymax)
-            SELECT id, MbrMinX(geom), MbrMaxX(geom), MbrMinY(geom), MbrMaxY(geom) FROM organization
-            """)
+        try RTreePacker.build(db, index: "idx_organization_geom", points: "SELECT id, longitude, latitude FROM organization")
     }
 }

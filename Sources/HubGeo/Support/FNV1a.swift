@@ -1,18 +1,36 @@
-/// The 64-bit FNV-1a hash: small, fast and stable across runs and platforms
-/// (unlike `Hasher`), for identifiers and change detection, not for security.
-enum FNV1a {
-    static func hash<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return hash
+/// The 64-bit FNV-1a hash: small, fast and stable across runs and platforms (unlike `Hasher`),
+/// for identifiers and change detection, not for security. The one FNV-1a of hubgeo: the stable
+/// id of an identity and the fingerprint of an organization are both fed through it.
+struct FNV1a {
+    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let prime: UInt64 = 0x0000_0100_0000_01B3
+
+    private(set) var value: UInt64 = FNV1a.offsetBasis
+
+    init() {}
+
+    /// Feeds one byte.
+    @inline(__always)
+    mutating func add(_ byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* Self.prime
     }
 
-    /// The hash as 16 lower-case hex digits.
-    static func hexDigest<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let hex = String(hash(bytes), radix: 16)
+    /// Feeds the bytes of a sequence (a string's UTF-8, a buffer).
+    @inline(__always)
+    mutating func add<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        for byte in bytes { add(byte) }
+    }
+
+    /// The hash of a whole byte sequence.
+    static func hash<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+        var hasher = FNV1a()
+        hasher.add(bytes)
+        return hasher.value
+    }
+
+    /// A hash as 16 lower-case hex digits.
+    static func hex(_ value: UInt64) -> String {
+        let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -26,7 +26,12 @@ public struct Validator: Sendable {
     }
 
     private enum Target {
-        case tree(root: DocumentLocation, level2: [DocumentLocation], onlyFiles: Set<String>?, matchLevel2: Bool)
+        /// A Level 1 tree. `standalone`: a Level 1 file of a folder that the folder's root does not
+        /// reach, checked as a root of its own (an empty one is a placeholder: a warning at most),
+        /// with only the Level 2 files of its own clubs. `pairedLevel2`: Level 2 files whose club
+        /// such a file declares, which this tree must not call orphans.
+        case tree(root: DocumentLocation, level2: [DocumentLocation], onlyFiles: Set<String>?, matchLevel2: Bool,
+                  standalone: Bool = false, pairedLevel2: Set<String> = [])
         case level0(DocumentLocation)
         case level2Alone(DocumentLocation)
     }
@@ -117,11 +122,33 @@ public struct Validator: Sendable {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
         var targets: [Target] = []
         var reached: Set<String> = []
-        if let root = Self.root(in: folder) {
+        let rootFile = Self.root(in: folder)
+        if let root = rootFile {
             let inspection = HubLoader(reader: reader).inspect(root: .file(root))
             reached = Set(inspection.documents.map(\.location.description))
                 .union(inspection.data.level1Files).union(inspection.consumedLevel2.map(\.description))
-            targets.append(.tree(root: .file(root), level2: [], onlyFiles: nil, matchLevel2: true))
+        }
+        // Level 1 files the root does not reach, and the Level 2 files of their clubs (a template pair).
+        let loader = HubLoader(reader: reader)
+        var declaredBy: [OrganizationIdentity: DocumentLocation] = [:]
+        for name in names where DocumentKind(fileName: name) == .level1 {
+            let location = DocumentLocation.file(folder.appendingPathComponent(name))
+            guard !reached.contains(location.description), location.description != rootFile?.path else { continue }
+            for organization in loader.inspect(root: location, matchLevel2: false).data.organizations where organization.type == .club {
+                declaredBy[organization.identity] = declaredBy[organization.identity] ?? location
+            }
+        }
+        var pairs: [DocumentLocation: [DocumentLocation]] = [:]
+        for name in names where DocumentKind(fileName: name) == .level2 {
+            let location = DocumentLocation.file(folder.appendingPathComponent(name))
+            guard let data = try? reader.read(location), let json = try? JSONParser().parse(data),
+                  let document = try? Level2Document(json: json, file: location.description),
+                  let level1 = declaredBy[document.club.identity] else { continue }
+            pairs[level1, default: []].append(location)
+        }
+        let paired = Set(pairs.values.joined().map(\.description))
+        if let root = rootFile {
+            targets.append(.tree(root: .file(root), level2: [], onlyFiles: nil, matchLevel2: true, pairedLevel2: paired))
         } else {
             result.diagnostics.insert(Diagnostic(severity: .warning, file: folder.path, jsonPath: "",
                                                  message: "folder holds no root_.level1.json or root.level1.json; each file is checked on its own"))
@@ -131,8 +158,11 @@ public struct Validator: Sendable {
             guard let kind = DocumentKind(fileName: name), !reached.contains(location.description) else { continue }
             switch kind {
             case .level0: targets.append(.level0(location))
-            case .level1: targets.append(.tree(root: location, level2: [], onlyFiles: nil, matchLevel2: false))
-            case .level2: targets.append(.level2Alone(location))
+            case .level1:
+                let level2 = pairs[location] ?? []
+                targets.append(.tree(root: location, level2: level2, onlyFiles: nil, matchLevel2: !level2.isEmpty, standalone: true))
+            case .level2:
+                if !paired.contains(location.description) { targets.append(.level2Alone(location)) }
             }
         }
         return targets
@@ -180,8 +210,9 @@ public struct Validator: Sendable {
                     ?? Diagnostic(severity: .error, file: location.description, jsonPath: "", message: error.localizedDescription))
             }
             result.diagnostics.formUnion(Self.merge(loader: diagnostics, walker: walked, documents: documents))
-        case .tree(let root, let level2, let onlyFiles, let matchLevel2):
-            let inspection = HubLoader(reader: reader).inspect(root: root, level2Files: level2, matchLevel2: matchLevel2)
+        case .tree(let root, let level2, let onlyFiles, let matchLevel2, let standalone, let pairedLevel2):
+            let inspection = HubLoader(reader: reader).inspect(root: root, level2Files: level2, matchLevel2: matchLevel2,
+                                                               level2Besides: !standalone)
             let catalog = explicitCatalog ?? catalog(near: (try? HubLoader(reader: reader).resolveRoot(root)) ?? root, into: &result)
             var walked: [Diagnostic] = []
             var documents: [String: JSONValue] = [:]
@@ -201,7 +232,18 @@ public struct Validator: Sendable {
                 })
             }
             diagnostics = Self.merge(loader: diagnostics, walker: walked, documents: documents)
+            // A template pair's Level 2 file is checked with its own Level 1 file, not here.
+            diagnostics.removeAll { pairedLevel2.contains($0.file) }
+            if standalone, inspection.data.organizations.isEmpty {
+                let empty = LoadError.noOrganizations(root: root.description).diagnostic
+                diagnostics = diagnostics.map { diagnostic in
+                    guard diagnostic == empty else { return diagnostic }
+                    return Diagnostic(severity: .warning, file: diagnostic.file, jsonPath: "",
+                                      message: "no clubs or museums yet (a placeholder: fine when a tree includes it)")
+                }
+            }
             var files = Set(inspection.documents.map(\.location.description)).union(diagnostics.map(\.file))
+                .subtracting(pairedLevel2)
             if let onlyFiles {
                 diagnostics = diagnostics.filter { onlyFiles.contains($0.file) }
                 files = onlyFiles
@@ -293,7 +335,8 @@ public struct Validator: Sendable {
                 let how = meters == 0 ? "are identical to those of" : String(format: "are %.1f m from those of", meters)
                 diagnostics.append(Diagnostic(
                     severity: .warning, file: at.file, jsonPath: at.path, line: at.line,
-                    message: "coordinates \(how) \(first.type.rawValue) \(first.identity) (\(other.file)\(other.line.map { ":\($0)" } ?? ""))"))
+                    message: "coordinates of \(second.type.rawValue) \(second.identity) (\(at.file)\(at.line.map { ":\($0)" } ?? "")) "
+                        + "\(how) \(first.type.rawValue) \(first.identity) (\(other.file)\(other.line.map { ":\($0)" } ?? ""))"))
             }
         }
         return diagnostics

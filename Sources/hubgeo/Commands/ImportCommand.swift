@@ -27,38 +27,16 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
-        let loader = HubLoader(reader: .standard(configuration: HTTPSettings.configuration(), maxFileBytes: HTTPSettings.maxFileBytes()))
+        let importer = Importer(reader: .standard(configuration: HTTPSettings.configuration(), maxFileBytes: HTTPSettings.maxFileBytes()))
         let root: DocumentLocation = source.map(DocumentLocation.init(argument:)) ?? .embedded(EmbeddedData.rootName)
-        let path = database.resolvedPath
-        let level2 = level2Files.map(DocumentLocation.init(argument:))
-        let isNewDatabase = !FileManager.default.fileExists(atPath: path)
-        if !isNewDatabase {
-            // Read everything once before opening an existing database: an import that fails must leave it
-            // byte for byte as it was, and even opening it changes a few header bytes (SpatiaLite's set-up).
-            _ = try loader.load(root: root, level2Files: level2) { _ in }
-        }
-        let store = try OrganizationStore(path: path)
-        var clubs = 0, museums = 0
-        var overrides: [(OrganizationIdentity, FieldOverride)] = []
-        var data: HubData?
-        // Organizations stream from the files into the database; nothing is written unless all goes well.
-        let summary: ImportSummary
-        do {
-            summary = try store.importOrganizations(source: root.description) { add in
-                data = try loader.load(root: root, level2Files: level2) { organization in
-                    if organization.type == .club { clubs += 1 } else { museums += 1 }
-                    overrides += organization.overrides.map { (organization.identity, $0) }
-                    try add(organization)
-                }
-            }
-        } catch {
-            if isNewDatabase { store.removeFiles() }  // leave no empty database behind a failed first import
-            throw error
-        }
-        guard let data else { return }
+        let report = try importer.run(root: root, level2Files: level2Files.map(DocumentLocation.init(argument:)),
+                                      database: database.resolvedPath)
+        let summary = report.summary, data = report.data
+        for note in report.notes { Console.note("note: \(note)") }
         for diagnostic in data.diagnostics { Console.note(diagnostic.description) }
-        for (identity, override) in overrides {
-            Console.print("override  \(identity): \(override.field): \(override.level1Value ?? "(none)") -> \(override.level2Value)")
+        for applied in report.overrides {
+            let override = applied.override
+            Console.print("override  \(applied.organization): \(override.field): \(override.level1Value ?? "(none)") -> \(override.level2Value)")
         }
         if verbose {
             for identity in summary.added { Console.print("added     \(identity)") }
@@ -68,12 +46,18 @@ struct ImportCommand: ParsableCommand {
                 - summary.added.count - summary.changed.count - summary.removed.count
             if unlisted > 0 { Console.print("(\(unlisted) more not listed)") }
         }
+        for rename in summary.probableRenames {
+            let same = rename.sameFullName ? "same full name" : "same nickname"
+            Console.print("renamed?  \(rename.removed) -> \(rename.added) (\(same), \(Int(rename.distanceMeters.rounded())) m apart): "
+                + "removed and added; probably one organization whose town or name was edited")
+        }
         Console.print("""
-            Imported \(data.source) into \(store.path)
-              \(clubs) clubs, \(museums) museums from \(data.level1Files.count) Level 1 files; \
-            \(data.level2Files.count) Level 2 files merged (\(overrides.count) overrides), \(data.orphanLevel2Files.count) orphans
+            Imported \(data.source) into \(report.databasePath)
+              \(report.clubs) clubs, \(report.museums) museums from \(data.level1Files.count) Level 1 files; \
+            \(data.level2Files.count) Level 2 files merged (\(report.overrides.count) overrides), \(data.orphanLevel2Files.count) orphans
               \(summary.addedCount) added, \(summary.changedCount) changed, \(summary.removedCount) removed, \
-            \(summary.unchanged) unchanged; \(data.diagnostics.count) warnings
+            \(summary.unchanged) unchanged\(summary.probableRenames.isEmpty ? "" : " (\(summary.probableRenames.count) probable renames)"); \
+            \(data.diagnostics.count) warnings
             """)
     }
 }

@@ -12,7 +12,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the database for writing, importing the embedded data first when it is empty.
     func openStore() throws -> OrganizationStore {
-        let (store, firstImport) = try OrganizationStore.openImportingEmbeddedDataIfEmpty(path: resolvedPath)
+        let (store, firstImport) = try Importer.openStore(path: resolvedPath)
         noteFirstImport(store, firstImport)
         return store
     }
@@ -20,16 +20,16 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the database for a query: read-only, never changed. A missing or empty database
     /// first gets the embedded data (the one write a query may make).
     func openStoreForQueries() throws -> OrganizationStore {
-        let (store, firstImport) = try OrganizationStore.openForQueries(path: resolvedPath)
+        let (store, firstImport) = try Importer.openStoreForQueries(path: resolvedPath)
         noteFirstImport(store, firstImport)
         return store
     }
 
-    private func noteFirstImport(_ store: OrganizationStore, _ firstImport: (HubData, ImportSummary)?) {
-        if let (data, summary) = firstImport {
+    private func noteFirstImport(_ store: OrganizationStore, _ firstImport: Importer.Report?) {
+        if let report = firstImport {
+            for note in report.notes { Console.note("note: \(note)") }
             Console.note("No data in \(store.path) yet: imported the built-in Photo Club Hub data "
-                + "(\(data.organizations.filter { $0.type == .club }.count) clubs, "
-                + "\(data.organizations.filter { $0.type == .museum }.count) museums, \(summary.total) in all).")
+                + "(\(report.clubs) clubs, \(report.museums) museums, \(report.summary.total) in all).")
         }
     }
 }

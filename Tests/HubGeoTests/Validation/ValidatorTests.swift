@@ -14,12 +14,14 @@ struct ValidatorTests {
 
     @Test func realDataFolder() throws {
         let report = validate(TestPaths.data)
-        // The only errors: Level 2 files whose club is in no Level 1 file of the tree.
+        // The only errors: Level 2 files whose club is in no Level 1 file of the folder. The
+        // templates are pairs (TemplateMin.level1.json declares the club of TemplateMin.level2.json):
+        // each Level 2 file is checked against its own Level 1 file, not called an orphan.
         let errors = report.diagnostics.filter { $0.severity == .error }
         #expect(Set(errors.map { ($0.file as NSString).lastPathComponent }) == [
-            "IndividueelBO.level2.json", "TemplateMax.level2.json", "TemplateMin.level2.json",
-            "XampleMax.level2.json", "XampleMin.level2.json",
+            "IndividueelBO.level2.json", "XampleMax.level2.json", "XampleMin.level2.json",
         ])
+        #expect(report.files.contains { $0.hasSuffix("/TemplateMin.level2.json") } && report.files.contains { $0.hasSuffix("/TemplateMax.level2.json") })
         #expect(errors.allSatisfy { $0.message.hasPrefix("orphan:") && $0.jsonPath == "club.idPlus" && $0.line != nil })
         func has(_ file: String, _ path: String, _ text: String) -> Bool {
             report.diagnostics.contains { $0.file.hasSuffix("/" + file) && $0.jsonPath == path && $0.message.contains(text) && $0.line != nil }
@@ -29,7 +31,9 @@ struct ValidatorTests {
         #expect(has("fkGestel.level2.json", "members[6].optional.expertises[1]", "did you mean \"Nature\"?"))
         #expect(has("museums.level1.json", "museums[3].optional.remark[2].language", "language \"FR\" is not in Level 0"))
         #expect(has("museums.level1.json", "museums[9].optional.wikipedia", "empty string where a URL is expected"))
-        #expect(has("clubsNL16.level1.json", "clubs[69].coordinates", "coordinates are identical to those of club Fotocollectief ISO 2016"))
+        // A pair is named on both sides: both organizations, both places.
+        #expect(has("clubsNL16.level1.json", "clubs[69].coordinates",
+                    "coordinates of club Fotocollectief 2020 (Vught) (\(TestPaths.data.path)/clubsNL16.level1.json:1876) are identical to those of club Fotocollectief ISO 2016 (Den Bosch) (\(TestPaths.data.path)/clubsNL16.level1.json:366)"))
         #expect(has("clubsNL03.level1.json", "clubs[6].optional.remark[0].value", "leading or trailing spaces"))
         #expect(has("root.level0.json", "expertises[0].dateAdded", "unknown key"))
         #expect(report.files.count > 30)
@@ -178,5 +182,40 @@ struct ValidatorTests {
         #expect(json.line(at: "a[0].c.d") == 4)
         #expect(json.line(at: "a[0].missing") == 3)
         #expect(json.line(at: "a[7]") == 2)
+    }
+}
+
+/// Files that upstream keeps on purpose: an empty placeholder Level 1 file, a template pair.
+@Suite("hubgeo validate: placeholders and template pairs")
+struct ValidatorPlaceholderTests {
+    @Test func emptyPlaceholderIsAtMostAWarningAndTemplatePairsAreNoOrphans() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: directory.url.appendingPathComponent(name)) }
+        let waalre = Level1Builder.Entry(town: "Waalre", fullName: "Fotogroep Waalre", nickName: "fgWaalre", latitude: 51.39, longitude: 5.46)
+        let template = Level1Builder.Entry(town: "Amsterdam", fullName: "Template Club", nickName: "TemplateMin", latitude: 52.37, longitude: 4.89)
+        let placeholder = #"{"level1Header": {"level1URL": "https://example.org/clubsBE.level1.json"}, "clubs": []}"#
+        try write("root.level1.json", Level1Builder.level1(clubs: [waalre], includes: ["https://example.org/clubsLU.level1.json"]))
+        try write("clubsLU.level1.json", placeholder)                      // included: fine
+        try write("clubsBE.level1.json", placeholder)                      // not included: its own root
+        try write("TemplateMin.level1.json", Level1Builder.level1(clubs: [template]))
+        try write("TemplateMin.level2.json", Level1Builder.level2(club: template))
+        var other = template
+        other.fullName = "Nobody's Club"
+        try write("Orphan.level2.json", Level1Builder.level2(club: other))
+        let report = Validator(reader: DocumentReader(remoteFetch: nil)).validate([.file(directory.url)])
+        let mine = report.diagnostics.map { "\(($0.file as NSString).lastPathComponent): \($0.severity.rawValue): \($0.message)" }
+        #expect(!mine.contains { $0.hasPrefix("clubsLU.level1.json") }, "\(mine)")
+        #expect(mine.contains("clubsBE.level1.json: warning: no clubs or museums yet (a placeholder: fine when a tree includes it)"), "\(mine)")
+        #expect(!mine.contains { $0.hasPrefix("TemplateMin.level2.json") && $0.contains("error") }, "\(mine)")
+        #expect(report.files.contains { $0.hasSuffix("/TemplateMin.level2.json") })
+        #expect(mine.contains { $0.hasPrefix("Orphan.level2.json: error: orphan:") }, "\(mine)")
+        #expect(report.diagnostics.filter { $0.severity == .error }.count == 1, "\(mine)")
+
+        // The pair is really checked: a broken member of the template's Level 2 file is reported there.
+        try write("TemplateMin.level2.json", Level1Builder.level2(club: template, members: #"[{"name": {"givenName": "A"}}]"#))
+        let again = Validator(reader: DocumentReader(remoteFetch: nil)).validate([.file(directory.url)])
+        #expect(again.diagnostics.contains {
+            $0.file.hasSuffix("/TemplateMin.level2.json") && $0.severity == .error && $0.jsonPath.hasPrefix("members[0]")
+        }, "\(again.diagnostics)")
     }
 }

@@ -53,6 +53,14 @@ struct JSONScanner {
         return true
     }
 
+    /// Moves past a value that another reader consumed: to `position`, which is on `line`, a
+    /// line that starts at offset `lineStart`.
+    mutating func advance(to position: Int, line: Int, lineStart: Int) {
+        self.position = position
+        self.line = line
+        self.lineStart = lineStart
+    }
+
     /// Peeks at the next byte after white space.
     mutating func peek() -> UInt8? {
         skipWhitespace()

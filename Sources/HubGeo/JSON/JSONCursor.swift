@@ -85,6 +85,19 @@ struct JSONCursor {
         return string
     }
 
+    /// A mandatory identity string (town, full name, nickname): non-blank, and without control
+    /// characters (U+0000-U+001F, U+007F-U+009F), which no name holds and which some tools cut at
+    /// or refuse; a name that holds one is a data error, reported where it is.
+    func requiredIdentityString(_ key: String) throws(Problem) -> String {
+        let string = try requiredString(key)
+        if let control = string.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            let code = String(control.value, radix: 16, uppercase: true)
+            throw try requiredMember(key).problem(
+                "holds the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code); names may not hold control characters")
+        }
+        return string
+    }
+
     /// An optional string member: nil when absent, null or empty.
     func optionalString(_ key: String) throws(Problem) -> String? {
         guard let member = member(key) else { return nil }

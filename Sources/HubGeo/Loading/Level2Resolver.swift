@@ -1,0 +1,117 @@
+import Foundation
+
+/// The Level 2 side of a load: finds each club's Level 2 file (by nickName next to the Level 1
+/// file that declares it, given explicitly, or lying next to the Level 1 files), parses each
+/// file once, matches it to its club by identity (reporting orphans and near-misses) and applies
+/// the override rules (``Organization/merge(level2:source:)``), all in one place.
+struct Level2Resolver {
+    let reader: DocumentReader
+    /// `validate`: every problem becomes a diagnostic (errors), and reading goes on.
+    var validating: Bool
+    var index: [OrganizationIdentity: Int] = [:]
+    /// The Level 2 files read (merged, ignored or orphans).
+    var consumed: Set<DocumentLocation> = []
+    /// The documents parsed (kept when validating, for the schema walk).
+    var documents: [HubLoader.ParsedDocument] = []
+    /// Level 2 files already parsed (by the streaming load, to find the clubs to hold back), by location.
+    var parsed: [DocumentLocation: JSONValue] = [:]
+
+    init(reader: DocumentReader, validating: Bool) {
+        self.reader = reader
+        self.validating = validating
+    }
+
+    /// Merges into `data`'s organizations: each club's `<nickName>.level2.json` next to the Level 1
+    /// file that declares it (`declaredIn`), then the files given explicitly, then the other Level 2
+    /// files lying next to `level1Locations` (orphans unless they name a club).
+    mutating func merge(into data: inout HubData, level1Locations: [DocumentLocation], explicit: [DocumentLocation],
+                        declaredIn: [OrganizationIdentity: DocumentLocation]) throws {
+        for (position, organization) in data.organizations.enumerated() { index[organization.identity] = position }
+
+        for organization in data.organizations where organization.type == .club {
+            guard let level1File = declaredIn[organization.identity] else { continue }
+            let candidate = level1File.sibling(named: "\(organization.nickName).level2.json")
+            guard !consumed.contains(candidate) else { continue }
+            try apply(candidate, expected: organization.identity, to: &data)
+        }
+        for location in explicit where !consumed.contains(location) {
+            try apply(location, expected: nil, to: &data)
+        }
+        // Level 2 files lying next to the Level 1 files that no club claimed: orphans.
+        for level1 in level1Locations {
+            for location in reader.level2Files(besides: level1) where !consumed.contains(location) {
+                try apply(location, expected: nil, to: &data)
+            }
+        }
+    }
+
+    /// Merges one Level 2 file into the club it names. `expected` is the club whose nickName
+    /// led to the file (nil for files given explicitly or found lying around).
+    private mutating func apply(_ location: DocumentLocation, expected: OrganizationIdentity?, to data: inout HubData) throws {
+        let skipSeverity: Diagnostic.Severity = validating ? .error : .warning
+        let json: JSONValue
+        do {
+            guard let found = try parsed.removeValue(forKey: location) ?? parseIfPresent(location) else {
+                if expected == nil { throw LoadError.unreadable(file: location.description, reason: "no such file") }
+                return
+            }
+            json = found
+        } catch {
+            guard validating else { throw error }
+            consumed.insert(location)
+            data.diagnostics.append((error as? LoadError)?.diagnostic
+                ?? Diagnostic(severity: .error, file: location.description, jsonPath: "", message: error.localizedDescription))
+            return
+        }
+        consumed.insert(location)
+        if validating { documents.append(HubLoader.ParsedDocument(location: location, kind: .level2, json: json)) }
+        let document: Level2Document
+        do {
+            document = try Level2Document(json: json, file: location.description, skipSeverity: skipSeverity)
+        } catch {
+            guard case .invalidDocument(let file, let path, let reason) = error else { throw error }
+            data.diagnostics.append(Diagnostic(severity: skipSeverity, file: file, jsonPath: path,
+                                               message: "\(reason); Level 2 file ignored"))
+            return
+        }
+        data.diagnostics += document.diagnostics
+        let identity = document.club.identity
+        guard let position = index[identity], data.organizations[position].type == .club else {
+            data.orphanLevel2Files.append(location.description)
+            data.diagnostics.append(Diagnostic(severity: skipSeverity, file: location.description, jsonPath: "club.idPlus",
+                                               message: orphanMessage(identity, expected: expected, known: index.keys)))
+            return
+        }
+        guard !data.organizations[position].hasLevel2 else {
+            data.diagnostics.append(Diagnostic(
+                severity: skipSeverity, file: location.description, jsonPath: "club.idPlus",
+                message: "club \(identity) already has Level 2 data from \(data.organizations[position].level2Source ?? "?"); file ignored"))
+            return
+        }
+        data.organizations[position].merge(level2: document, source: location.description)
+        data.level2Files.append(location.description)
+    }
+
+    private func orphanMessage(_ identity: OrganizationIdentity, expected: OrganizationIdentity?,
+                               known: some Sequence<OrganizationIdentity>) -> String {
+        if let expected {
+            let hint = Self.normalized(expected) == Self.normalized(identity) ? " (they differ only by case or spaces)" : ""
+            return "club \(identity) does not match the Level 1 club \(expected) whose nickName names this file\(hint); Level 2 data not applied"
+        }
+        let key = Self.normalized(identity)
+        if let nearMiss = known.first(where: { Self.normalized($0) == key }) {
+            return "orphan: club \(identity) is in no Level 1 file; Level 1 has \(nearMiss), which differs only by case or spaces; Level 2 data not applied"
+        }
+        return "orphan: club \(identity) is in no Level 1 file; Level 2 data not applied"
+    }
+
+    static func normalized(_ identity: OrganizationIdentity) -> String {
+        (identity.town + "|" + identity.fullName).lowercased().filter { !$0.isWhitespace }
+    }
+
+    private func parseIfPresent(_ location: DocumentLocation) throws -> JSONValue? {
+        guard let data = try reader.read(location) else { return nil }
+        return try HubLoader.parse(data, file: location.description)
+    }
+
+}
