@@ -127,7 +127,7 @@ public struct NominatimConfiguration: Sendable, Equatable {
                 }
                 let key = line[..<equals].trimmingCharacters(in: .whitespaces)
                 let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                guard ["nominatim-url", "contact", "email", "request-interval", "zoom"].contains(key) else {
+                guard ["nominatim-url", "contact", "email", "request-interval", "zoom", "host", "port"].contains(key) else {
                     throw .configuration("\(path):\(index + 1): unknown key \"\(key)\"")
                 }
                 if !value.isEmpty { values[key] = value }
