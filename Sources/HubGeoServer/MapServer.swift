@@ -44,6 +44,7 @@ public final class MapServer: Sendable {
         router.add(middleware: RequestLimitsMiddleware(maxURILength: settings.maxURILength))
         router.get("/") { _, _ in self.response(self.page, contentType: "text/html") }
         router.get("/index.html") { _, _ in self.response(self.page, contentType: "text/html") }
+        router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         router.get("/api/near") { request, _ in await self.answer(request) { try self.near($0) } }
         router.get("/api/bbox") { request, _ in await self.answer(request) { try self.bbox($0) } }
         router.get("/api/search") { request, _ in await self.answer(request) { try self.search($0) } }
@@ -134,7 +135,9 @@ public final class MapServer: Sendable {
         var match = PlaceMatch(organization: organization)
         guard ExportProperties(match).id == id else { throw APIError(status: 404, message: "no organization has the id \(id)", parameter: "id") }
         if let language {
+            // As `hubgeo show --lang` answers: the language even when nothing is cached for it.
             match.localized = try store.localizedPlace(at: organization.coordinates, language: language, preferredEndpoint: preferredEndpoint)
+                ?? LocalizedPlace(language: language, town: nil, country: nil)
         }
         return try MapGeoJSON.collection([match], language: language)
     }
