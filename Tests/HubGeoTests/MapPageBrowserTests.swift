@@ -157,3 +157,30 @@ struct MapPageBrowserTests {
         #expect((clusters["clusterCounts"] as? [Int] ?? []).reduce(0, +) + (clusters["singleMarkers"] as? Int ?? 0) == 2)
     }
 }
+
+/// The page as `hubgeo serve` serves it: features loaded by bounding box, the nearest from `/api/near`.
+@Suite("served map page in a browser")
+struct ServedMapPageBrowserTests {
+    @Test("the served page shows the 131 organizations and a click lists what near --nearest 10 lists")
+    func servedPage() throws {
+        let home = try TestPaths.temporaryDirectory()
+        let cli = CLIRunner(database: home.path("hub.sqlite"), home: home.url.path)
+        #expect(try cli.run(["stats"]).status == 0)
+        let server = try ServeProcess(arguments: ["--db", home.path("hub.sqlite")], environment: cli.environment)
+        let report = try MapBrowser.run(server.baseURL + "/", screenshot: "map-served.png",
+                                        arguments: ["--search", "waalre", "--click=52.2,3.9,8", "--click=40,-40"])
+        let clusters = try #require(report["clusters"] as? [String: Any])
+        #expect((clusters["clusterCounts"] as? [Int] ?? []).reduce(0, +) + (clusters["singleMarkers"] as? Int ?? 0) == 131)
+        let searched = try cli.run(["search", "waalre", "--format", "geojson"])
+        #expect((report["searches"] as? [String: [String]])?["waalre"] == featureIDs(searched.stdout))
+        for click in report["clicks"] as? [[String: Any]] ?? [] {
+            let near = try cli.run(["near", click["lat"] as! String, click["lon"] as! String, "--nearest", "10", "--format", "geojson"])
+            #expect(click["ids"] as? [String] == featureIDs(near.stdout))
+        }
+        #expect((report["clicks"] as? [Any])?.count == 2)
+        #expect(server.log.contains("GET /api/bbox?minlat="), "the page loads the view by bbox")
+        #expect(server.log.contains("GET /api/near?lat="))
+        #expect((report["consoleErrors"] as? [String])?.isEmpty == true, "\(report["consoleErrors"] ?? "")")
+        _ = server.stop()
+    }
+}

@@ -308,7 +308,10 @@ map.on("click", function (event) {
   if (config.mode === "server") {
     fetchJSON("/api/near?lat=" + point.lat + "&lon=" + point.lng + "&nearest=10" + languageParameter(), function (collection) {
       rememberFeatures(collection, language);
-      showNearest(collection.features.map(function (f) { return {id: String(f.id), feature: f, distance: f.properties.distanceMeters}; }));
+      showNearest(collection.features.map(function (f) {
+        var c = f.geometry.coordinates;
+        return {id: String(f.id), feature: f, distance: geodesicDistance(point.lat, point.lng, c[1], c[0])};
+      }));
     });
   } else {
     showNearest(embeddedNearest(point.lat, point.lng, 10));
@@ -326,7 +329,9 @@ function runSearch() {
   if (config.mode === "server") {
     fetchJSON("/api/search?q=" + encodeURIComponent(query) + languageParameter(), function (collection) {
       rememberFeatures(collection, language);
-      showResults(collection.features.map(function (f) { return {id: String(f.id), feature: f}; }));
+      showResults(byName(collection.features.map(function (f) {
+        return {id: String(f.id), feature: f, key: String(f.properties.name) + "\u001f" + String(f.properties.town)};
+      })));
     });
     return;
   }
@@ -337,9 +342,10 @@ function runSearch() {
       found.push({id: id, feature: f, key: String(p.name) + "\u001f" + String(p.town)});
     }
   });
-  found.sort(function (a, b) { return compareCodePoints(a.key, b.key); });
-  showResults(found);
+  showResults(byName(found));
 }
+/** Sorted by name, then town, as `hubgeo search` lists them. */
+function byName(entries) { return entries.sort(function (a, b) { return compareCodePoints(a.key, b.key); }); }
 function showResults(found) {
   results.hidden = false;
   fillList(results, found.slice(0, 100));
@@ -356,16 +362,19 @@ function fetchJSON(url, done, controller) {
   }).then(done).catch(function (error) { if (error.name !== "AbortError") console.error(String(error)); });
 }
 
+/** Shows the collection's features: markers already shown stay (with any open popup), others come and go. */
 function setMarkers(collection) {
-  var markers = [];
-  markersById = {};
+  var next = {}, added = [], removed = [];
   (collection.features || []).forEach(function (f) {
-    var marker = markerFor(f);
-    markersById[String(f.id)] = marker;
-    markers.push(marker);
+    var id = String(f.id);
+    if (markersById[id]) { next[id] = markersById[id]; return; }
+    next[id] = markerFor(f);
+    added.push(next[id]);
   });
-  clusters.clearLayers();
-  clusters.addLayers(markers);
+  Object.keys(markersById).forEach(function (id) { if (!next[id]) removed.push(markersById[id]); });
+  markersById = next;
+  clusters.removeLayers(removed);
+  clusters.addLayers(added);
 }
 
 var pending = null;
