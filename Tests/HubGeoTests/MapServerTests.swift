@@ -194,5 +194,14 @@ struct MapServerTests {
         #expect(tally.statuses[200, default: 0] >= 20, "\(tally.statuses)")
         #expect(featureIDs(try server.get("/api/bbox?minlat=-90&minlon=-180&maxlat=90&maxlon=180").body).count == 131, "the server sees the new data")
         _ = server.stop()
+
+        // A query over its time limit gets a 503 with a JSON error; the server goes on serving.
+        let scratch = try TestPaths.temporaryDirectory()
+        let synthetic = try ExportMemoryTests.syntheticStore(count: 100_000, in: scratch)
+        let hurried = try ServeProcess(arguments: ["--db", synthetic.path, "--timeout", "0.001"], environment: cli.environment)
+        let late = try hurried.get("/api/bbox?minlat=-90&minlon=-180&maxlat=90&maxlon=180")
+        #expect(late.status == 503 && (jsonObject(late.body) as? [String: Any])?["error"] != nil, "\(late.status) \(late.body.prefix(200))")
+        #expect(try hurried.get("/nowhere").status == 404)
+        _ = hurried.stop()
     }
 }

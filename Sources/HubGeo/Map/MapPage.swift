@@ -99,7 +99,7 @@ public struct MapPage: Sendable {
           overflow: auto; background: rgba(255,255,255,.95); border-radius: 6px; box-shadow: 0 1px 5px rgba(0,0,0,.4); padding: 8px; }
         .hubgeo-row { display: flex; gap: 6px; }
         #hubgeo-search { flex: 1; min-width: 0; padding: 4px 6px; font: inherit; }
-        #hubgeo-panel ol { margin: 6px 0 0; padding-left: 22px; }
+        #hubgeo-panel ol { margin: 6px 0 0; padding-left: 28px; max-height: 36vh; overflow: auto; }
         #hubgeo-panel li button { all: unset; cursor: pointer; color: #0645ad; }
         #hubgeo-panel li button:hover, #hubgeo-panel li button:focus { text-decoration: underline; }
         .hubgeo-distance { color: #555; margin-left: 4px; white-space: nowrap; }

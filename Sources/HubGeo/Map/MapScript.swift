@@ -183,6 +183,12 @@ function popupContent(id) {
   return box;
 }
 
+/** Popups keep clear of the panel on a wide screen. */
+function popupOptions() {
+  var wide = map.getSize().x > 760;
+  return {maxWidth: 320, autoPanPaddingTopLeft: L.point(wide ? 380 : 10, 20), autoPanPaddingBottomRight: L.point(20, 20)};
+}
+
 function markerFor(feature) {
   var c = feature.geometry.coordinates, p = feature.properties || {};
   var type = p.type === "museum" ? "museum" : "club";
@@ -191,7 +197,7 @@ function markerFor(feature) {
     title: String(p.name || ""), keyboard: true, riseOnHover: true
   });
   marker.featureId = String(feature.id);
-  marker.bindPopup(function () { return popupContent(marker.featureId); }, {maxWidth: 320});
+  marker.bindPopup(function () { return popupContent(marker.featureId); }, popupOptions());
   return marker;
 }
 
@@ -210,7 +216,7 @@ function openOrganization(id, feature) {
     clusters.zoomToShowLayer(marker, function () { marker.openPopup(); });
   } else if (feature) {
     var c = feature.geometry.coordinates;
-    L.popup({maxWidth: 320}).setLatLng([c[1], c[0]]).setContent(popupContent(id)).openOn(map);
+    L.popup(popupOptions()).setLatLng([c[1], c[0]]).setContent(popupContent(id)).openOn(map);
   }
 }
 
