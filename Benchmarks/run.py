@@ -177,10 +177,14 @@ def wrk(url, clients, seconds):
 def datasette_binary():
     venv = os.path.join(WORK, "datasette-venv")
     binary = os.path.join(venv, "bin", "datasette")
-    if not os.path.exists(binary):
-        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-        # pysqlite3-binary: an SQLite that can load extensions (Debian's python3 cannot).
-        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "datasette==0.65.5", "pysqlite3-binary"], check=True)
+    python = os.path.join(venv, "bin", "python")
+    ready = os.path.exists(binary) and subprocess.run([python, "-c", "import pysqlite3"], capture_output=True).returncode == 0
+    if not ready:
+        if not os.path.exists(python):
+            subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        # pysqlite3-binary: an SQLite that can load SpatiaLite (Debian's Python sqlite3 module cannot);
+        # Datasette uses it when it is installed.
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "datasette==0.65.5", "pysqlite3-binary==0.5.4.post2"], check=True)
     return binary
 
 
