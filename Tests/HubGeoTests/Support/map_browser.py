@@ -14,7 +14,7 @@ Usage: map_browser.py URL --screenshot PNG [--offline] [--switch-language] [--se
   and the popup name after clicking the first listed entry;
 - opened: --open-search TEXT types TEXT, clicks the first result, and returns the popup's text;
 - hazards: window.__pwned, the number of <script> elements, <img> elements in popups, console errors.
-A watchdog quits the browser (and chromedriver) when the deadline passes.
+A watchdog kills the browser, chromedriver and itself (their process group) with SIGKILL when the deadline passes.
 """
 import argparse, json, os, signal, sys, time
 
@@ -51,6 +51,10 @@ def main():
     parser.add_argument("--open-search")
     parser.add_argument("--deadline", type=float, default=150)
     args = parser.parse_args()
+    try:
+        os.setsid()  # a process group of our own: chromedriver and Chromium join it, and the watchdog ends them all
+    except OSError:
+        pass
 
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("HUBGEO_CHROMIUM", "/usr/bin/chromium")
@@ -68,10 +72,12 @@ def main():
     driver = webdriver.Chrome(service=service, options=options)
 
     def watchdog(signum, frame):
-        try:
-            service.process.kill()
-        finally:
-            os._exit(3)
+        sys.stderr.write("map_browser.py: deadline passed; killing the browser\n")
+        try:  # Selenium may start chromedriver (and so Chromium) in a process group of its own
+            os.killpg(os.getpgid(service.process.pid), signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+        os.killpg(os.getpgid(0), signal.SIGKILL)
     signal.signal(signal.SIGALRM, watchdog)
     signal.alarm(int(args.deadline))
 
