@@ -4,11 +4,13 @@
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
 ARGS         ?= near 51.4 5.4 --km 20
-# What building and running need.
-RUNTIME_DEBS := libspatialite-dev libsqlite3-dev libsqlite3-mod-spatialite libcurl4-openssl-dev pkg-config
+# What building and running need (Leaflet and its marker-cluster plugin: `hubgeo map` and `hubgeo serve` inline them).
+RUNTIME_DEBS := libspatialite-dev libsqlite3-dev libsqlite3-mod-spatialite libcurl4-openssl-dev pkg-config \
+                libjs-leaflet libjs-leaflet.markercluster
 # What the tests need besides: python3 (loopback HTTP servers; pip fetches the KML schema),
-# GDAL and xmllint (export checks), GNU time (peak memory of an export).
-TEST_DEBS    := python3 python3-pip gdal-bin libxml2-utils time
+# GDAL and xmllint (export checks), GNU time (peak memory of an export), headless Chromium driven by
+# Selenium with Pillow for the screenshots (the map page tests).
+TEST_DEBS    := python3 python3-pip gdal-bin libxml2-utils time chromium chromium-driver python3-selenium python3-pil
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -86,18 +88,24 @@ fuzz: deps
 		--seed $(FUZZ_SEED) Data Tests/HubGeoTests/Fixtures/upstream Tests/HubGeoTests/Fixtures/nominatim
 
 # Speed and memory side by side with GDAL's ogr2ogr and the spatialite CLI (Benchmarks/run.py):
-# medians of BENCH_RUNS runs per size, ratios, peak RSS; writes BENCHMARKS.md. Not part of `make test`.
-BENCH_DEBS  := gdal-bin spatialite-bin time python3
+# medians of BENCH_RUNS runs per size, ratios, peak RSS; and `hubgeo serve` against Datasette under wrk
+# (BENCH_CLIENTS connections for BENCH_SECONDS each; BENCH_SECTIONS=server runs that part alone).
+# Writes BENCHMARKS.md. Not part of `make test`.
+BENCH_DEBS  := gdal-bin spatialite-bin time python3 python3-venv wrk
 BENCH_SIZES ?= 1000,100000,1000000
 BENCH_RUNS  ?= 3
 BENCH_SEED  ?= 1
+BENCH_SECTIONS ?= core,server
+BENCH_CLIENTS  ?= 16
+BENCH_SECONDS  ?= 10
 bench-deps: deps
 	$(call install_debs,$(BENCH_DEBS))
 
 bench: bench-deps
 	$(SWIFT) build -c release --product hubgeo
 	$(SWIFT) build -c release --product hubgeo-bench
-	python3 Benchmarks/run.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --seed $(BENCH_SEED)
+	python3 Benchmarks/run.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --seed $(BENCH_SEED) \
+		--sections $(BENCH_SECTIONS) --clients $(BENCH_CLIENTS) --seconds $(BENCH_SECONDS)
 
 install: deps
 	$(SWIFT) build -c release --product hubgeo

@@ -11,6 +11,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // libcurl, with typed wrappers for its variadic setopt/getinfo.
@@ -31,10 +35,23 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             plugins: ["EmbedDataPlugin"]),
+        // `hubgeo serve`: the read-only HTTP server (map page and GeoJSON API) on Hummingbird.
+        .target(
+            name: "HubGeoServer",
+            dependencies: [
+                "HubGeo",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         .executableTarget(
             name: "hubgeo",
             dependencies: [
                 "HubGeo",
+                "HubGeoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Fuzzing: the targets and the seeded mutator (a library, so that tests can run a smoke),
@@ -50,7 +67,7 @@ let package = Package(
         .testTarget(
             name: "HubGeoTests",
             dependencies: ["HubGeo", "hubgeo", "HubGeoFuzzKit", "HubGeoTestSupport"],
-            exclude: ["Fixtures", "Support/loopback_server.py"]),
+            exclude: ["Fixtures", "Support/loopback_server.py", "Support/map_browser.py"]),
         // The integration tier: the built hubgeo against a real Nominatim 5.3.3 on 127.0.0.1, which
         // Tests/Integration/nominatim/nominatim.sh sets up (`make test-integration`; not in `make test`).
         .testTarget(

@@ -13,6 +13,10 @@ For each size N (synthetic data from generate.py, seeded), on the release build:
   export   hubgeo export geojson / kml of everything  vs  ogr2ogr -f GeoJSON / -f KML from the same database,
            with the same properties (PEER_EXPORT_SQL)
   memory   peak RSS of every hubgeo command (GNU time)
+  server   `hubgeo serve` under wrk (--clients concurrent connections for --seconds) on /api/near?km=20
+           vs Datasette (PyPI datasette, in a virtual environment under the work folder) on the same
+           SpatiaLite file, its JSON API running the equivalent SQL (the R*Tree box, then the exact
+           ellipsoidal distance, nearest first, the same columns); throughput, p50 and p99 latency, errors
 Each measure runs --runs times (the full scans fewer at 1M); the median counts. Every pair must
 agree (same organizations for the queries, same count for imports and exports), else it fails.
 Writes the table to stdout and to BENCHMARKS.md with a description of the machine.
@@ -132,6 +136,159 @@ def degrees_for(km, latitude):
 
 
 def bench_size(n, args):
+    """The core measures of one size, then the server's (`--sections`)."""
+    rows = bench_core(n, args) if "core" in args.sections else []
+    if "server" in args.sections:
+        SERVER_ROWS.extend(bench_server(n, args))
+    return rows
+
+
+def prepared(n, args):
+    """The generated files and an imported database of size n (generated and imported when missing)."""
+    folder = os.path.join(WORK, str(n))
+    level1 = os.path.join(folder, "bench.level1.json")
+    geojson = os.path.join(folder, "bench.geojson")
+    if not os.path.exists(geojson):
+        subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), "--count", str(n), "--seed", str(args.seed),
+                        "--out", folder], check=True)
+    hub = os.path.join(folder, "hub.sqlite")
+    if not os.path.exists(hub) or int(sql(hub, "SELECT count(*) FROM organization").strip() or 0) != n:
+        remove_db(hub)
+        run([args.hubgeo, "import", level1, "--db", hub])
+    with open(geojson) as f:
+        f.readline()
+        first = json.loads(f.readline().rstrip().rstrip(","))
+    lon, lat = first["geometry"]["coordinates"]
+    return hub, lat, lon
+
+
+SERVER_ROWS = []
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(url, process, seconds=60):
+    import urllib.request
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if process.poll() is not None:
+            raise BenchError(f"{url}: the server exited with status {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return response.read()
+        except OSError:
+            time.sleep(0.2)
+    raise BenchError(f"{url}: no answer in {seconds} s")
+
+
+def fetch_json(url):
+    import urllib.request
+    with urllib.request.urlopen(url, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def wrk(url, clients, seconds):
+    """wrk's throughput, p50, p99 (seconds) and error count (socket errors and non-2xx answers)."""
+    out = subprocess.run(["wrk", "-t", "2", "-c", str(clients), "-d", f"{seconds}s", "--latency", "--timeout", "10s", url],
+                         capture_output=True, text=True, check=True).stdout
+    def duration(text):
+        value, unit = re.match(r"([\d.]+)(us|ms|s|m)", text).groups()
+        return float(value) * {"us": 1e-6, "ms": 1e-3, "s": 1, "m": 60}[unit]
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p50 = duration(re.search(r"\s50%\s+(\S+)", out).group(1))
+    p99 = duration(re.search(r"\s99%\s+(\S+)", out).group(1))
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    errors = sum(int(x) for x in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rate, p50, p99, requests, errors + (int(non2xx.group(1)) if non2xx else 0)
+
+
+def datasette_binary():
+    venv = os.path.join(WORK, "datasette-venv")
+    binary = os.path.join(venv, "bin", "datasette")
+    python = os.path.join(venv, "bin", "python")
+    ready = os.path.exists(binary) and subprocess.run([python, "-c", "import pysqlite3"], capture_output=True).returncode == 0
+    if not ready:
+        if not os.path.exists(python):
+            subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        # pysqlite3-binary: an SQLite that can load SpatiaLite (Debian's Python sqlite3 module cannot);
+        # Datasette uses it when it is installed.
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "datasette==0.65.5", "pysqlite3-binary==0.5.4.post2"], check=True)
+    return binary
+
+
+def bench_server(n, args):
+    """hubgeo serve and Datasette, one after the other, under the same wrk load on the same file."""
+    import urllib.parse
+    hub, lat, lon = prepared(n, args)
+    km = 20
+    cap = 5000
+    deg = degrees_for(km, lat)
+    south_edge, north_edge = max(-90, lat - deg), min(90, lat + deg)
+    west_edge, east_edge = max(-180, lon - deg), min(180, lon + deg)
+    # What /api/near?km=20 answers, as SQL: index candidates, exact distance, nearest first (ties by name
+    # then town), the exported columns with the English remark (else any), capped like the server.
+    query = (
+        "SELECT o.stable_id AS id, o.type, o.full_name AS name, o.nick_name, o.town, o.longitude, o.latitude, "
+        "o.website, o.wikipedia, (SELECT value FROM organization_remark r WHERE r.organization_id = o.id "
+        "ORDER BY r.language = 'EN' DESC, r.language LIMIT 1) AS remark, o.fotobond_number, o.member_count, "
+        f"ST_Distance(o.geom, MakePoint({lon}, {lat}, 4326), 1) AS distance FROM organization o "
+        f"WHERE o.id IN (SELECT pkid FROM idx_organization_geom WHERE xmax >= {west_edge} AND xmin <= {east_edge} "
+        f"AND ymax >= {south_edge} AND ymin <= {north_edge}) AND distance <= {km * 1000} "
+        f"ORDER BY distance, o.full_name || char(31) || o.town LIMIT {cap + 1}")
+    rows = []
+    port = free_port()
+    log = open(os.path.join(WORK, f"serve-{n}.log"), "w")
+    server = subprocess.Popen([args.hubgeo, "serve", "--db", hub, "--port", str(port), "--max-features", str(cap)],
+                              env=ENV, stdout=subprocess.DEVNULL, stderr=log)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for(base + "/api/stats", server)
+        url = f"{base}/api/near?lat={lat}&lon={lon}&km={km}"
+        mine = [f["id"] for f in fetch_json(url)["features"]]
+        result = wrk(url, args.clients, args.seconds)
+        rows.append(("hubgeo serve", n, len(mine)) + result)
+    finally:
+        server.send_signal(2)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+    port = free_port()
+    log = open(os.path.join(WORK, f"datasette-{n}.log"), "w")
+    peer = subprocess.Popen([datasette_binary(), "serve", hub, "--port", str(port), "--load-extension", "spatialite",
+                             "--setting", "max_returned_rows", str(cap + 1), "--setting", "sql_time_limit_ms", "10000"],
+                            stdout=log, stderr=log)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for(base + "/-/versions.json", peer)
+        database = os.path.splitext(os.path.basename(hub))[0]
+        url = f"{base}/{database}.json?" + urllib.parse.urlencode({"sql": query, "_shape": "array"})
+        theirs = [row["id"] for row in fetch_json(url)]
+        if theirs[:cap] != mine:
+            raise BenchError(f"server near {km} km: hubgeo answered {len(mine)}, Datasette {len(theirs)} (or another order)")
+        result = wrk(url, args.clients, args.seconds)
+        rows.append(("Datasette", n, len(theirs[:cap])) + result)
+    finally:
+        peer.terminate()
+        try:
+            peer.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            peer.kill()
+        log.close()
+    for row in rows:
+        if row[-1]:
+            raise BenchError(f"{row[0]}: {row[-1]} errors under load")
+    return rows
+
+
+def bench_core(n, args):
     folder = os.path.join(WORK, str(n))
     level1 = os.path.join(folder, "bench.level1.json")
     geojson = os.path.join(folder, "bench.geojson")
@@ -282,10 +439,14 @@ def main():
     parser.add_argument("--hubgeo", default=os.path.join(ROOT, ".build", "release", "hubgeo"))
     parser.add_argument("--bench", default=os.path.join(ROOT, ".build", "release", "hubgeo-bench"))
     parser.add_argument("--out", default=os.path.join(ROOT, "BENCHMARKS.md"))
+    parser.add_argument("--sections", default="core,server", help="core (import, queries, exports), server (hubgeo serve vs Datasette)")
+    parser.add_argument("--clients", type=int, default=16, help="concurrent wrk connections for the server section")
+    parser.add_argument("--seconds", type=int, default=10, help="seconds of load per server")
     ARGS = args = parser.parse_args()
     WORK = args.work
     os.makedirs(WORK, exist_ok=True)
-    for tool in ("ogr2ogr", "spatialite", "/usr/bin/time"):
+    args.sections = set(args.sections.split(","))
+    for tool in ("ogr2ogr", "spatialite", "/usr/bin/time") + (("wrk",) if "server" in args.sections else ()):
         if not shutil.which(tool):
             raise BenchError(f"{tool} is missing (make bench installs gdal-bin, spatialite-bin and time)")
     sizes = [int(size) for size in args.sizes.replace(" ", ",").split(",") if size]
@@ -300,7 +461,17 @@ def main():
         ratio_text = f"{ratio:.2f}" if ratio >= 0.01 else f"1/{1 / ratio:,.0f}"
         lines.append(f"| {name} | {n} | {seconds(mine)} | {peer} | {seconds(theirs)} | {ratio_text} | "
                      f"{'' if rss is None else f'{rss:.0f} MiB'} |")
-    table = "\n".join(lines)
+    table = "\n".join(lines) if rows else ""
+    if SERVER_ROWS:
+        server_lines = ["| server | organizations | features per answer | requests/s | p50 | p99 | requests | errors |",
+                        "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for name, n, found, rate, p50, p99, requests, errors in SERVER_ROWS:
+            server_lines.append(f"| {name} | {n:,} | {found:,} | {rate:,.0f} | {seconds(p50)} | {seconds(p99)} | {requests:,} | {errors} |")
+        table += ("\n\n" if table else "") + (
+            f"Server under load: wrk, {args.clients} connections for {args.seconds} s each, on loopback, against\n"
+            "`/api/near?lat=..&lon=..&km=20` around the first generated organization, and Datasette's JSON API running the\n"
+            "equivalent SQL on the same file (same organizations in the same order, checked before the load).\n\n"
+            + "\n".join(server_lines))
     print(table)
     with open(args.out, "w") as f:
         f.write("# Benchmarks\n\n")

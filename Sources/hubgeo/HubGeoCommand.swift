@@ -14,7 +14,7 @@ struct HubGeoCommand: ParsableCommand {
         version: HubGeoVersion.current,
         subcommands: [
             ImportCommand.self, NearCommand.self, BBoxCommand.self, SearchCommand.self,
-            ShowCommand.self, StatsCommand.self, LocalizeCommand.self, GeocodeCommand.self, ExportCommand.self,
+            ShowCommand.self, StatsCommand.self, LocalizeCommand.self, GeocodeCommand.self, ExportCommand.self, MapCommand.self, ServeCommand.self,
             ValidateCommand.self,
         ])
 

@@ -6,7 +6,8 @@ import Foundation
 /// (`HUBGEO_NOMINATIM_URL`, `HUBGEO_CONTACT`, `HUBGEO_NOMINATIM_EMAIL`, `HUBGEO_REQUEST_INTERVAL`,
 /// `HUBGEO_NOMINATIM_ZOOM`), the config file (`$HUBGEO_CONFIG`, else
 /// `$XDG_CONFIG_HOME/hubgeo/config`, else `~/.config/hubgeo/config`; `key = value` lines with
-/// the keys `nominatim-url`, `contact`, `email`, `request-interval`, `zoom`), then the defaults.
+/// the keys `nominatim-url`, `contact`, `email`, `request-interval`, `zoom`; `host` and `port` belong to
+/// `hubgeo serve` and are accepted here), then the defaults.
 public struct NominatimConfiguration: Sendable, Equatable {
     /// The public OSMF server, used when nothing else is configured.
     public static let publicEndpoint = URL(string: "https://nominatim.openstreetmap.org")!
@@ -129,7 +130,7 @@ public struct NominatimConfiguration: Sendable, Equatable {
                 }
                 let key = line[..<equals].trimmingCharacters(in: .whitespaces)
                 let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                guard ["nominatim-url", "contact", "email", "request-interval", "zoom"].contains(key) else {
+                guard ["nominatim-url", "contact", "email", "request-interval", "zoom", "host", "port"].contains(key) else {
                     throw .configuration("\(path):\(index + 1): unknown key \"\(key)\"")
                 }
                 if !value.isEmpty { values[key] = value }

@@ -1,0 +1,18 @@
+import HubGeo
+
+/// A request the API refuses: its status and a JSON body `{"error": ..., "parameter": ...}`.
+struct APIError: Error, Sendable {
+    var status: Int
+    var message: String
+    var parameter: String?
+
+    static func badParameter(_ name: String, _ message: String) -> APIError {
+        APIError(status: 400, message: message, parameter: name)
+    }
+
+    var json: String {
+        var text = "{\"error\":\(ExportText.jsonString(message))"
+        if let parameter { text += ",\"parameter\":\(ExportText.jsonString(parameter))" }
+        return text + "}\n"
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HubGeo
+
+/// The query string of an API request, read with checks that name the parameter at fault.
+struct QueryParameters: Sendable {
+    private var values: [String: [String]] = [:]
+
+    /// Parses `a=1&b=x%20y` (`+` is a space). A parameter given twice is an error when read.
+    init(query: String) {
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in
+                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
+            guard let name = decode(parts[0]) else { continue }
+            let value = parts.count > 1 ? decode(parts[1]) : ""
+            values[name, default: []].append(value ?? "\u{FFFD}invalid percent-encoding")
+        }
+    }
+
+    func has(_ name: String) -> Bool { values[name] != nil }
+
+    /// The only value of `name`, nil when absent; 400 when repeated or undecodable.
+    func string(_ name: String) throws(APIError) -> String? {
+        guard let list = values[name] else { return nil }
+        guard list.count == 1 else { throw .badParameter(name, "\(name) is given \(list.count) times") }
+        guard !list[0].hasPrefix("\u{FFFD}invalid") else { throw .badParameter(name, "\(name) has an invalid percent-encoding") }
+        return list[0]
+    }
+
+    func required(_ name: String) throws(APIError) -> String {
+        guard let value = try string(name) else { throw .badParameter(name, "\(name) is missing") }
+        return value
+    }
+
+    /// A finite number within `range`.
+    func number(_ name: String, in range: ClosedRange<Double>, required: Bool = true) throws(APIError) -> Double? {
+        guard let text = required ? try self.required(name) : try string(name) else { return nil }
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+            throw .badParameter(name, "\(name) \"\(text)\" is not a number")
+        }
+        guard range.contains(value) else {
+            throw .badParameter(name, "\(name) \(text) is outside \(Self.format(range.lowerBound))...\(Self.format(range.upperBound))")
+        }
+        return value
+    }
+
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
+        guard let text = try string(name) else { return nil }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw .badParameter(name, "\(name) \"\(text)\" is not a whole number")
+        }
+        guard range.contains(value) else { throw .badParameter(name, "\(name) \(value) is outside \(range.lowerBound)...\(range.upperBound)") }
+        return value
+    }
+
+    /// `lang`: a language code like en, nl or pt-br, lower-cased.
+    func language() throws(APIError) -> String? {
+        guard let text = try string("lang") else { return nil }
+        let code = text.lowercased()
+        let parts = code.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }),
+              parts.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+        else { throw .badParameter("lang", "lang \"\(text)\" is not a language code (like en, nl or pt-br)") }
+        return code
+    }
+
+    /// `type`: club or museum.
+    func type() throws(APIError) -> OrganizationType? {
+        guard let text = try string("type") else { return nil }
+        guard let type = OrganizationType(rawValue: text) else { throw .badParameter("type", "type \"\(text)\" is not club or museum") }
+        return type
+    }
+
+    /// Refuses parameters the endpoint does not know (a typo would otherwise be silently ignored).
+    func only(_ names: Set<String>) throws(APIError) {
+        if let unknown = values.keys.sorted().first(where: { !names.contains($0) }) {
+            throw .badParameter(unknown, "unknown parameter \(unknown) (known: \(names.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import HubGeo
+
+/// `--near`, `--km`, `--bbox`, `--search`: the selection filters of `export`, for `map`.
+struct SelectionOptions: ParsableArguments {
+    @Option(help: "Only organizations of this type (club or museum).")
+    var type: OrganizationType?
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only organizations within --km of this point.", valueName: "lat lon"))
+    var near: [Degrees] = []
+
+    @Option(help: "Radius in kilometres for --near.")
+    var km: Double?
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp(
+        "Only organizations inside this box (south-west then north-east corner).", valueName: "minlat minlon maxlat maxlon"))
+    var bbox: [Degrees] = []
+
+    @Option(help: "Only organizations whose name, nickname or town contains this text.")
+    var search: String?
+
+    func validate() throws {
+        let filters = [!near.isEmpty, !bbox.isEmpty, search != nil].filter { $0 }.count
+        if filters > 1 { throw ValidationError("give at most one of --near, --bbox and --search") }
+        if !near.isEmpty {
+            guard near.count == 2 else { throw ValidationError("--near takes two numbers: LAT LON") }
+            try ExportCommand.checkLatitude(near[0].value)
+            try ExportCommand.checkLongitude(near[1].value)
+            guard let km else { throw ValidationError("--near needs --km R") }
+            guard km > 0 && km.isFinite else { throw ValidationError("--km must be a positive number of kilometres") }
+        } else if km != nil {
+            throw ValidationError("--km goes with --near")
+        }
+        if !bbox.isEmpty {
+            guard bbox.count == 4 else { throw ValidationError("--bbox takes four numbers: MINLAT MINLON MAXLAT MAXLON") }
+            try ExportCommand.checkLatitude(bbox[0].value)
+            try ExportCommand.checkLongitude(bbox[1].value)
+            try ExportCommand.checkLatitude(bbox[2].value)
+            try ExportCommand.checkLongitude(bbox[3].value)
+            if bbox[0].value > bbox[2].value {
+                throw ValidationError("MINLAT \(bbox[0].value) is north of MAXLAT \(bbox[2].value)")
+            }
+        }
+    }
+
+    var selection: OrganizationSelection {
+        if near.count == 2, let km {
+            return .near(GeoPoint(latitude: near[0].value, longitude: near[1].value), radiusMeters: km * 1000)
+        }
+        if bbox.count == 4 {
+            return .within(west: bbox[1].value, south: bbox[0].value, east: bbox[3].value, north: bbox[2].value)
+        }
+        if let search { return .search(search) }
+        return .all
+    }
+}
+
+struct MapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "map",
+        abstract: "Write a self-contained HTML map of the organizations (opens with no network).",
+        discussion: """
+            Leaflet and its marker-cluster plugin (Debian libjs-leaflet, libjs-leaflet.markercluster), \
+            a world outline and the GeoJSON are inlined. Clubs and museums as two kinds of clustered markers, \
+            popups, a search box, a language switcher (with more than one language), and a click on the map \
+            lists the 10 nearest organizations. Online it shows OpenStreetMap tiles.
+            Languages: --lang en,nl; by default every language the geocode cache holds (hubgeo localize).
+            Filters as in export: --type, --near LAT LON --km R, --bbox MINLAT MINLON MAXLAT MAXLON, --search TEXT.
+            Examples: hubgeo map -o map.html --lang en,nl
+                      hubgeo map --near 51.4 5.4 --km 50 -o eindhoven.html
+            """)
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
+        "Output file; - for standard output.", valueName: "file"))
+    var output: String = "map.html"
+
+    @Option(name: .customLong("lang"), help: ArgumentHelp(
+        "Languages of the page, comma-separated (first is the default). Default: the cached ones.", valueName: "xx[,yy]"))
+    var languages: String?
+
+    @OptionGroup var selectionOptions: SelectionOptions
+
+    @OptionGroup var database: DatabaseOptions
+
+    func validate() throws {
+        if let languages { _ = try LanguageList.parse(languages) }
+        if output.isEmpty { throw ValidationError("-o needs a file name, or - for standard output") }
+    }
+
+    func run() throws {
+        let assets = try LeafletAssets.load()
+        let store = try database.openStore()
+        let chosen: [String?] = try languages.map { try LanguageList.parse($0) } ?? store.cachedLanguages()
+        let endpoint = LanguageOption().preferredEndpoint
+        var collections: [(language: String?, geoJSON: String)] = []
+        var count = 0
+        for language in chosen.isEmpty ? [nil] : chosen {
+            let result = try MapGeoJSON.collection(store, selectionOptions.selection, type: selectionOptions.type,
+                                                   language: language, preferredEndpoint: language == nil ? nil : endpoint)
+            collections.append((language, result.json))
+            count = result.count
+        }
+        let html = MapPage(source: .embedded(collections)).html(assets: assets)
+        if output == "-" {
+            fflush(nil)
+            let sink = FileDescriptorSink.standardOutput()
+            try sink.write(html)
+            try sink.flush()
+        } else {
+            let sink = try AtomicFileSink(path: output)
+            do {
+                try sink.write(html)
+                try sink.commit()
+            } catch {
+                sink.abandon()
+                throw error
+            }
+            let languagesNote = chosen.isEmpty ? "no language" : chosen.compactMap { $0 }.joined(separator: ", ")
+            Console.note("Wrote \(output): \(count) organization\(count == 1 ? "" : "s"), \(languagesNote), \(html.utf8.count) bytes.")
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import HubGeo
+import HubGeoServer
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the map page and a read-only GeoJSON API over HTTP.",
+        discussion: """
+            GET / is the map (it loads the organizations in view); the API answers GeoJSON as export writes it:
+              /api/near?lat=&lon=&km=  or  &nearest=N      /api/bbox?minlat=&minlon=&maxlat=&maxlon=
+              /api/search?q=      /api/organizations/{id}      /api/stats
+            with lang= and type= where they fit. At most --max-features per answer ("truncated": true past it).
+            Listens on 127.0.0.1:8080 unless told otherwise: --host/--port, else $HUBGEO_HOST/$HUBGEO_PORT, \
+            else host = / port = in the config file. Stops on Ctrl-C (SIGINT) or SIGTERM. One line per request on stderr.
+            """)
+
+    @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1: this machine only).", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("Port (default 8080; 0 picks a free one).", valueName: "port"))
+    var port: Int?
+
+    @Option(name: .customLong("lang"), help: ArgumentHelp(
+        "Languages of the page's switcher, comma-separated. Default: the cached ones.", valueName: "xx[,yy]"))
+    var languages: String?
+
+    @Option(name: .customLong("max-features"), help: "The most features one answer carries (default 5000).")
+    var maxFeatures: Int = 5_000
+
+    @Option(name: .customLong("timeout"), help: "Seconds a query may take before the request gets a 503 (default 10).")
+    var timeout: Double = 10
+
+    @OptionGroup var database: DatabaseOptions
+
+    func validate() throws {
+        if let languages { _ = try LanguageList.parse(languages) }
+        if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be 0-65535") }
+        if maxFeatures < 1 { throw ValidationError("--max-features must be 1 or more") }
+        if !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+
+    func run() throws {
+        let (host, port) = try ServerSettings.resolve(host: host, port: port)
+        let settings = ServerSettings(host: host, port: port, featureCap: maxFeatures,
+                                      requestTimeout: .milliseconds(Int64(timeout * 1000)),
+                                      languages: try languages.map { try LanguageList.parse($0) } ?? [])
+        let store = try database.openStore()
+        let server = try MapServer(store: store, settings: settings, assets: try LeafletAssets.load(),
+                                   preferredEndpoint: LanguageOption().preferredEndpoint)
+        let done = DispatchSemaphore(value: 0)
+        let failure = FailureBox()
+        let path = store.path
+        Task {
+            do {
+                try await server.run { address, port in
+                    let shown = address.contains(":") ? "[\(address)]" : address
+                    Console.note("Serving \(path) on http://\(shown):\(port)/ (Ctrl-C stops)")
+                }
+            } catch {
+                failure.error = error
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.error { throw error }
+        Console.note("Stopped.")
+    }
+}
+
+/// The server task's error, handed to the waiting thread.
+private final class FailureBox: @unchecked Sendable {
+    var error: Error?
+}

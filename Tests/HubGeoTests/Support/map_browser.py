@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Drives the hubgeo map page in a real headless Chromium (Debian chromium, chromium-driver,
+python3-selenium) and prints what it saw as JSON on stdout; the Swift tests assert on it.
+
+Usage: map_browser.py URL --screenshot PNG [--offline] [--switch-language] [--search TEXT ...]
+                      [--click LAT,LON[,ZOOM] ...] [--open-search TEXT] [--deadline SECONDS]
+
+- clusters: the numbers on the cluster icons and the single markers shown after the page fits its data;
+- screenshot: saved to PNG, with the share of pixels the markers draw and of the land colour;
+- popup: a single marker clicked, its data-id and the popup's name, Level 1 town and localized line;
+- language: with --switch-language, the second language chosen and the same popup's localized line again;
+- searches: the ids the search box lists for each TEXT;
+- clicks: for each map click, the pin's coordinates and the listed ids and distances (metres),
+  and the popup name after clicking the first listed entry;
+- opened: --open-search TEXT types TEXT, clicks the first result, and returns the popup's text;
+- hazards: window.__pwned, the number of <script> elements, <img> elements in popups, console errors.
+A watchdog kills the browser, chromedriver and itself (their process group) with SIGKILL when the deadline passes.
+"""
+import argparse, json, os, signal, sys, time
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait, Select
+
+
+def pixel_shares(path, without_markers_path):
+    """The share of pixels the markers change (the page shot again with its marker pane hidden),
+    and the share in the land colour of the world outline."""
+    from PIL import Image, ImageChops
+    image = Image.open(path).convert("RGB")
+    bare = Image.open(without_markers_path).convert("RGB")
+    difference = ImageChops.difference(image, bare).convert("L").point(lambda v: 255 if v > 24 else 0)
+    changed = difference.histogram()[255]
+    land = (242, 239, 230)
+    land_count = sum(1 for r, g, b in image.getdata() if abs(r - land[0]) + abs(g - land[1]) + abs(b - land[2]) <= 6)
+    total = image.width * image.height
+    return {"width": image.width, "height": image.height, "markerShare": changed / total, "landShare": land_count / total}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("url")
+    parser.add_argument("--screenshot", required=True)
+    parser.add_argument("--offline", action="store_true")
+    parser.add_argument("--switch-language", action="store_true")
+    parser.add_argument("--search", action="append", default=[])
+    parser.add_argument("--click", action="append", default=[])
+    parser.add_argument("--open-search")
+    parser.add_argument("--deadline", type=float, default=150)
+    args = parser.parse_args()
+    try:
+        os.setsid()  # a process group of our own: chromedriver and Chromium join it, and the watchdog ends them all
+    except OSError:
+        pass
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("HUBGEO_CHROMIUM", "/usr/bin/chromium")
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,800",
+                 "--hide-scrollbars", "--force-device-scale-factor=1", "--no-first-run", "--disable-extensions",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]:
+        options.add_argument(flag)
+    if args.offline:
+        # No name resolves, so nothing but the file itself can load (tiles included).
+        options.add_argument("--host-resolver-rules=MAP * ~NOTFOUND")
+    else:
+        options.add_argument("--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(os.environ.get("HUBGEO_CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(service=service, options=options)
+
+    def watchdog(signum, frame):
+        sys.stderr.write("map_browser.py: deadline passed; killing the browser\n")
+        try:  # Selenium may start chromedriver (and so Chromium) in a process group of its own
+            os.killpg(os.getpgid(service.process.pid), signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+        os.killpg(os.getpgid(0), signal.SIGKILL)
+    signal.signal(signal.SIGALRM, watchdog)
+    signal.alarm(int(args.deadline))
+
+    result = {}
+    try:
+        driver.set_window_size(1200, 800)
+        driver.get(args.url)
+        wait = WebDriverWait(driver, 30)
+        wait.until(lambda d: d.execute_script(
+            "return !!window.hubgeo && document.querySelectorAll('.leaflet-marker-pane .leaflet-marker-icon').length > 0"))
+        time.sleep(1.0)  # cluster animations
+
+        def clusters():
+            return driver.execute_script("""
+                var numbers = [], singles = 0;
+                document.querySelectorAll('.leaflet-marker-pane .marker-cluster span').forEach(function (s) { numbers.push(Number(s.textContent)); });
+                document.querySelectorAll('.leaflet-marker-pane .hubgeo-marker[data-id]').forEach(function () { singles += 1; });
+                return {clusterCounts: numbers, singleMarkers: singles};
+            """)
+        result["clusters"] = clusters()
+        initial = driver.execute_script("var c = window.hubgeo.map.getCenter(); return [c.lat, c.lng, window.hubgeo.map.getZoom()];")
+        driver.save_screenshot(args.screenshot)
+        bare = args.screenshot + ".without-markers.png"
+        driver.execute_script("document.querySelector('.leaflet-marker-pane').style.visibility = 'hidden';")
+        driver.save_screenshot(bare)
+        driver.execute_script("document.querySelector('.leaflet-marker-pane').style.visibility = '';")
+        result["screenshot"] = pixel_shares(args.screenshot, bare)
+        os.unlink(bare)
+        result["languages"] = driver.execute_script(
+            "var s = document.getElementById('hubgeo-lang'); return s.hidden ? [] : Array.prototype.map.call(s.options, function (o) { return o.value; });")
+
+        def popup():
+            wait.until(lambda d: d.execute_script("return !!document.querySelector('.leaflet-popup-content .hubgeo-popup-name')"))
+            return driver.execute_script("""
+                var box = document.querySelector('.leaflet-popup-content');
+                function text(sel) { var n = box.querySelector(sel); return n ? n.textContent : null; }
+                return {name: text('.hubgeo-popup-name'), town: text('.hubgeo-popup-level1-town'), localized: text('.hubgeo-popup-localized'),
+                        remark: text('.hubgeo-popup-remark'), links: Array.prototype.map.call(box.querySelectorAll('a'), function (a) { return {href: a.getAttribute('href'), rel: a.rel}; }),
+                        images: box.querySelectorAll('img').length, text: box.textContent};
+            """)
+
+        def close_popup():
+            driver.execute_script("window.hubgeo.map.closePopup();")
+            time.sleep(0.3)
+
+        marker = driver.find_element(By.CSS_SELECTOR, ".leaflet-marker-pane .hubgeo-marker[data-id]")
+        marker_id = marker.get_attribute("data-id")
+        marker.click()
+        result["popup"] = dict(popup(), id=marker_id)
+
+        if args.switch_language and result["languages"][1:]:
+            close_popup()
+            Select(driver.find_element(By.ID, "hubgeo-lang")).select_by_index(1)
+            time.sleep(0.5)
+            marker = driver.find_element(By.CSS_SELECTOR, ".leaflet-marker-pane .hubgeo-marker[data-id='%s']" % marker_id)
+            marker.click()
+            result["language"] = dict(popup(), chosen=result["languages"][1],
+                                      legend=driver.find_element(By.CSS_SELECTOR, ".hubgeo-legend-museum .hubgeo-legend-label").text)
+            close_popup()
+            Select(driver.find_element(By.ID, "hubgeo-lang")).select_by_index(0)
+            time.sleep(0.3)
+        close_popup()
+
+        result["searches"] = {}
+        search = driver.find_element(By.ID, "hubgeo-search")
+        for text in args.search:
+            search.clear()
+            search.send_keys(text)
+            time.sleep(0.6)
+            result["searches"][text] = driver.execute_script(
+                "return Array.prototype.map.call(document.querySelectorAll('#hubgeo-results li[data-id]'), function (li) { return li.getAttribute('data-id'); });")
+        search.clear()
+
+        if args.open_search:
+            search.send_keys(args.open_search)
+            time.sleep(0.6)
+            driver.find_element(By.CSS_SELECTOR, "#hubgeo-results li[data-id] button").click()
+            result["opened"] = popup()
+            close_popup()
+            search.clear()
+
+        result["clicks"] = []
+        map_element = driver.find_element(By.ID, "map")
+        for spec in args.click:
+            parts = [float(x) for x in spec.split(",")]
+            view = [parts[0], parts[1], int(parts[2])] if len(parts) > 2 else initial
+            driver.execute_script("window.hubgeo.map.setView([arguments[0], arguments[1]], arguments[2], {animate: false});", *view)
+            time.sleep(1.0)
+            point = driver.execute_script("var p = window.hubgeo.map.latLngToContainerPoint([arguments[0], arguments[1]]); return [p.x, p.y];", parts[0], parts[1])
+            target = driver.execute_script("var e = document.elementFromPoint(arguments[0], arguments[1]); return e ? (e.id || e.className || e.tagName) : null;", point[0], point[1])
+            size = map_element.size
+            ActionChains(driver).move_to_element_with_offset(map_element, point[0] - size["width"] / 2, point[1] - size["height"] / 2).click().perform()
+            wait.until(lambda d: d.execute_script("return !document.getElementById('hubgeo-near').hidden && document.querySelectorAll('#hubgeo-near-list li[data-id]').length > 0"))
+            time.sleep(0.5)
+            listed = driver.execute_script("""
+                var box = document.getElementById('hubgeo-near');
+                return {lat: box.getAttribute('data-lat'), lon: box.getAttribute('data-lon'),
+                        ids: Array.prototype.map.call(box.querySelectorAll('li[data-id]'), function (li) { return li.getAttribute('data-id'); }),
+                        meters: Array.prototype.map.call(box.querySelectorAll('li[data-id] .hubgeo-distance'), function (s) { return Number(s.getAttribute('data-meters')); }),
+                        names: Array.prototype.map.call(box.querySelectorAll('li[data-id] .hubgeo-item-name'), function (s) { return s.textContent; })};
+            """)
+            listed["elementAtPoint"] = target
+            driver.find_element(By.CSS_SELECTOR, "#hubgeo-near-list li[data-id] button").click()
+            listed["firstPopup"] = popup()["name"]
+            close_popup()
+            result["clicks"].append(listed)
+
+        result["hazards"] = driver.execute_script(
+            "return {pwned: window.__pwned === undefined ? null : String(window.__pwned), scripts: document.scripts.length, title: document.title};")
+        logs = driver.get_log("browser")
+        result["consoleErrors"] = [entry["message"] for entry in logs if entry.get("level") == "SEVERE"
+                                   and "ERR_NAME_NOT_RESOLVED" not in entry["message"] and "favicon" not in entry["message"]]
+    except TimeoutException as error:
+        result["error"] = "timed out waiting: %s" % error
+    finally:
+        signal.alarm(0)
+        driver.quit()
+    json.dump(result, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
