@@ -30,6 +30,12 @@ static inline CURLcode hubgeo_curl_setopt_xferinfo_callback(CURL *handle, curl_x
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
 }
 
+// Called just before each request of a transfer goes out: the first, each redirect, and each
+// resend on a fresh connection after a kept-alive one turned out closed.
+static inline CURLcode hubgeo_curl_setopt_prereq_callback(CURL *handle, curl_prereq_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, value);
+}
+
 static inline CURLcode hubgeo_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

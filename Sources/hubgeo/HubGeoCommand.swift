@@ -19,11 +19,21 @@ struct HubGeoCommand: ParsableCommand {
         ])
 
     static func main() {
+        var failure: Error?
         do {
             var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
-            exit(withError: error)
+            failure = error
         }
+        // Results that could not be written are a failure (exit 1), whatever the command concluded.
+        if let writeFailure = Console.finish() {
+            if let failure, !(failure is ExitCode) {
+                Console.note("Error: \(writeFailure.localizedDescription)")
+                exit(withError: failure)
+            }
+            exit(withError: writeFailure)
+        }
+        if let failure { exit(withError: failure) }
     }
 }

@@ -93,9 +93,30 @@ struct RealNominatimTests {
             return Set(names.values).count > 1
         }, "a place whose name differs per language")
         #expect(Set(points.compactMap(\.countryCode)).count >= 4, "places in several countries")
+        // Enough that the request economy shows: many countries, and many points in one city
+        // (in its suburbs, where the returned object is not the town).
+        #expect(Set(points.compactMap(\.countryCode)).count >= 10, "places in ten countries or more")
+        let pointsByCity = Dictionary(grouping: points.filter { $0.town?.key == "city" }) { "\($0.countryCode ?? "") \($0.town!.local)" }
+        #expect(pointsByCity.values.contains { $0.count >= 6 }, "six points or more in one city")
     }
 
-    @Test("localize: every point in every language equals the manifest and a direct request; fewer requests than pairs; a rerun asks nothing",
+    /// The request budget of the economy for `languages` (asked in that order) at `zoom`: one
+    /// request per distinct point, one per country, and one per point whose returned object is
+    /// not its town, as a direct request in the first language shows them.
+    static func requestBudget(_ points: [Manifest.Point], firstLanguage: String, zoom: Int) throws -> Int {
+        var countries: Set<String> = []
+        var notTheTown = 0
+        for point in points {
+            let direct = try RealNominatim.direct(point, language: firstLanguage, zoom: zoom)
+            if let code = direct.address["country_code"] { countries.insert(code) }
+            if let key = direct.townKey, direct.raw["addresstype"] as? String != key || direct.raw["name"] as? String != direct.town {
+                notTheTown += 1
+            }
+        }
+        return Set(points.map { "\($0.lat) \($0.lon)" }).count + countries.count + notTheTown
+    }
+
+    @Test("localize: every point in every language equals the manifest and a direct request; requests within points + countries + points not in their town, for 5 and 2 languages; a rerun asks nothing",
           arguments: [14, 18, 10])
     func localize(zoom: Int) throws {
         try RealNominatim.requireServer()
@@ -113,6 +134,24 @@ struct RealNominatimTests {
         let requests = try #require(Self.count("Requests made: ", in: first.stderr), "no summary: \(first.stderr)")
         // The at-sea point alone lets hubgeo derive every language after the first.
         #expect(requests < pairs, "no request saved at zoom \(zoom): \(first.stderr)")
+        let budget = try Self.requestBudget(manifest.points, firstLanguage: languages[0], zoom: zoom)
+        #expect(requests <= budget,
+                "\(languages.count) languages at zoom \(zoom): \(requests) requests, more than points + countries + points whose object is not the town = \(budget)")
+
+        // Two languages in a database of their own: no more than that either.
+        let twoLanguages = Array(languages.prefix(2))
+        let pairSession = try Session()
+        try pairSession.importPoints(manifest.points)
+        let pairRun = try pairSession.run(["localize", "--lang", twoLanguages.joined(separator: ","), "--request-interval", "0",
+                                           "--zoom", String(zoom)] + Self.nominatimFlags)
+        #expect(pairRun.status == 0 && pairRun.stderr.contains("failures: 0."), "\(pairRun.stderr)")
+        let pairRequests = try #require(Self.count("Requests made: ", in: pairRun.stderr), "no summary: \(pairRun.stderr)")
+        let pairBudget = try Self.requestBudget(manifest.points, firstLanguage: twoLanguages[0], zoom: zoom)
+        #expect(pairRequests <= pairBudget && pairRequests < manifest.points.count * 2,
+                "\(twoLanguages) at zoom \(zoom): \(pairRequests) requests (budget \(pairBudget))")
+        print("localize at zoom \(zoom): \(languages.count) languages \(requests) requests (budget \(budget), pairs \(pairs)); "
+              + "\(twoLanguages.joined(separator: ",")) \(pairRequests) requests (budget \(pairBudget), pairs \(manifest.points.count * 2))")
+        var directAnswers: [String: DirectAnswer] = [:]
         #expect(Self.count("answers fetched: ", in: first.stderr).map { $0 + (Self.count("derived without a request: ", in: first.stderr) ?? 0) } == pairs,
                 "\(first.stderr)")
 
@@ -121,6 +160,7 @@ struct RealNominatimTests {
             for point in manifest.points {
                 let expectedTown = point.expectedTown(zoom: zoom)
                 let direct = try RealNominatim.direct(point, language: language, zoom: zoom)
+                directAnswers["\(point.id) \(language)"] = direct
                 // The server against the design: a failure here is a mistake in the extract or manifest.
                 #expect(direct.unableToGeocode == (point.country == nil), "server, \(point), \(language), zoom \(zoom): \(direct.raw)")
                 #expect(direct.townKey == expectedTown?.key && direct.town == expectedTown?.names[language]
@@ -132,6 +172,16 @@ struct RealNominatimTests {
                         "hubgeo, \(point), \(language), zoom \(zoom): town \(answer.town ?? "nil"), country \(answer.country ?? "nil"); expected \(expectedTown?.names[language] ?? "nil"), \(point.country?[language] ?? "nil")")
                 #expect(answer.town == direct.town && answer.country == direct.country,
                         "hubgeo's economy changed the answer for \(point) in \(language) at zoom \(zoom): hubgeo \(answer.town ?? "nil") / \(answer.country ?? "nil"), direct \(direct.town ?? "nil") / \(direct.country ?? "nil")")
+            }
+        }
+
+        for language in twoLanguages {
+            let hubgeo = try pairSession.localized(language)
+            for point in manifest.points {
+                let direct = try #require(directAnswers["\(point.id) \(language)"])
+                let answer = try #require(hubgeo[point.id], "\(point.id) missing from hubgeo's output")
+                #expect(answer.town == direct.town && answer.country == direct.country,
+                        "two languages: hubgeo's economy changed the answer for \(point) in \(language) at zoom \(zoom): hubgeo \(answer.town ?? "nil") / \(answer.country ?? "nil"), direct \(direct.town ?? "nil") / \(direct.country ?? "nil")")
             }
         }
 

@@ -134,7 +134,11 @@ struct HTTPClientTests {
 
         let url = server.url("/__redirect?n=4")
         let error = httpError { () throws(HTTPError) in try client.get(url) }
-        #expect(error == .tooManyRedirects(url, limit: 3))
+        // The refusal names the hop that redirected once too often and where it pointed.
+        #expect(error == .tooManyRedirects(url, limit: 3, from: server.url("/__redirect?n=1"),
+                                           to: server.url("/__redirect?n=0").absoluteString))
+        #expect(error?.localizedDescription.contains("from \(server.url("/__redirect?n=1").absoluteString) to "
+            + server.url("/__redirect?n=0").absoluteString) == true, "\(String(describing: error?.localizedDescription))")
         #expect(error?.isTransient == false)
     }
 
@@ -144,10 +148,51 @@ struct HTTPClientTests {
                                         lifetime: 20)
         defer { server.stop() }
         let client = client()
-        for path in ["/ftp", "/file"] {
+        for (path, target) in [("/ftp", "ftp://127.0.0.1/file"), ("/file", "file:///etc/passwd")] {
             let url = server.url(path)
-            #expect(httpError { () throws(HTTPError) in try client.get(url) } == .unsupportedScheme(url))
+            let error = httpError { () throws(HTTPError) in try client.get(url) }
+            #expect(error == .redirectRefused(url, from: url, to: target))
+            let message = error?.localizedDescription ?? ""
+            #expect(message.contains("from \(url.absoluteString) to \(target)") && message.contains("only http and https"), "\(message)")
+            #expect(error?.isTransient == false)
         }
+    }
+
+    @Test func aRefusedRedirectAfterAHopNamesTheHopAndTheTarget() throws {
+        let server = try LoopbackServer(script: ["/hop": [LoopbackServer.Response(redirectTo: "/ftp")],
+                                                 "/ftp": [LoopbackServer.Response(redirectTo: "ftp://127.0.0.1/file")]],
+                                        lifetime: 20)
+        defer { server.stop() }
+        let url = server.url("/hop")
+        let error = httpError { () throws(HTTPError) in try client().get(url) }
+        #expect(error == .redirectRefused(url, from: server.url("/ftp"), to: "ftp://127.0.0.1/file"))
+        let message = error?.localizedDescription ?? ""
+        #expect(message.contains("from \(server.url("/ftp").absoluteString) to ftp://127.0.0.1/file")
+            && message.contains("reached from \(url.absoluteString)"), "\(message)")
+        #expect(try server.requests().map(\.path) == ["/hop", "/ftp"])
+    }
+
+    @Test func eachRequestAfterTheFirstPassesTheFollowUpGate() throws {
+        // A kept-alive connection that the server resets: libcurl resends the request at once on a
+        // fresh connection. The gate sees that resend (and redirects), so a caller can pace and count them.
+        let server = try LoopbackServer(script: ["/a": [LoopbackServer.Response(body: "a")],
+                                                 "/b": [LoopbackServer.Response(action: .reset), LoopbackServer.Response(body: "b")]],
+                                        lifetime: 20)
+        defer { server.stop() }
+        let client = client()
+        var followUps = 0
+        #expect(try client.get(server.url("/a"), beforeFollowUp: { followUps += 1; return true }).body == Data("a".utf8))
+        #expect(followUps == 0)
+        #expect(try client.get(server.url("/b"), beforeFollowUp: { followUps += 1; return true }).body == Data("b".utf8))
+        #expect(followUps == 1)
+        #expect(try server.requests().map(\.path) == ["/a", "/b", "/b"])
+        #expect(try client.get(server.url("/__redirect?n=2"), beforeFollowUp: { followUps += 1; return true }).status == 200)
+        #expect(followUps == 3)
+
+        // Refused: the fetch stops before the resend goes out.
+        let refused = httpError { () throws(HTTPError) in try client.get(server.url("/__redirect?n=1"), beforeFollowUp: { false }) }
+        guard case .failed? = refused else { Issue.record("expected a stop, got \(String(describing: refused))"); return }
+        #expect(try server.requests().filter { $0.query == "n=0" }.count == 1, "only the earlier fetch reached n=0")
     }
 
     @Test func hangTimesOutQuickly() throws {

@@ -32,9 +32,36 @@ struct LocalizeCommandTests {
         #expect(second.stderr.contains("Requests made: 0;") && second.stderr.contains("cache hits: 260"), "\(second.stderr)")
         #expect(try server.requests().count == 131)
 
+        // Five languages cost no more than two: each point's answer is its town (the stand-in's
+        // Eindhoven, with its names), and one zoom-3 request names the Netherlands in every language.
+        var five = environment
+        five["HUBGEO_DB"] = directory.path("five.sqlite")
+        let fiveLanguages = try Self.run(["localize", "--lang", "en,nl,de,fr,ja"], environment: five)
+        #expect(fiveLanguages.status == 0, "\(fiveLanguages.stderr)")
+        #expect(fiveLanguages.stderr.contains("Requests made: 131;") && fiveLanguages.stderr.contains("answers fetched: 130,")
+                && fiveLanguages.stderr.contains("derived without a request: 520,"), "\(fiveLanguages.stderr)")
+
         let near = try Self.run(["near", "51.42398", "5.4501", "--nearest", "1", "--lang", "nl", "--format", "json"], environment: environment)
         #expect(near.status == 0)
         #expect(near.stdout.contains("\"localizedCountry\" : \"Nederland\"") && near.stdout.contains("\"language\" : \"nl\""), "\(near.stdout)")
+    }
+
+    @Test("Resets of the kept-alive connection: every request, resends included, is paced and counted (as the server saw them)")
+    func resetsArePacedAndCounted() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let ok = LoopbackServer.Response(headers: ["Content-Type": "application/json"],
+                                         bodyFile: NominatimStandIn.standin.appendingPathComponent("eindhoven_en.json").path, times: 3)
+        let reset = LoopbackServer.Response(action: .reset, times: 1)
+        let server = try NominatimStandIn.start(faults: [ok, reset, ok, reset, ok, reset])
+        let environment = ["HUBGEO_DB": directory.path("hubgeo.sqlite"), "HUBGEO_NOMINATIM_URL": server.baseURL.absoluteString,
+                           "HUBGEO_REQUEST_INTERVAL": "0.1", "HUBGEO_CONFIG": "/nonexistent"]
+        let run = try Self.run(["localize", "--lang", "en", "--type", "museum"], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let requests = try server.requests()
+        #expect(requests.count > 3 + 3, "the three resets happened on kept-alive connections and were sent again")
+        #expect(run.stderr.contains("Requests made: \(requests.count);"), "the server saw \(requests.count): \(run.stderr)")
+        let gaps = arrivalGaps(requests)
+        #expect(gaps.allSatisfy { $0 >= 0.1 * 0.95 }, "gaps under the interval: \(gaps.filter { $0 < 0.095 })")
     }
 
     @Test("--offline with an empty cache sends nothing; the public server needs a contact")

@@ -32,17 +32,21 @@ struct LocalizerTests {
         let p = summary.progress
         #expect(summary.isComplete)
         #expect(p.organizations == 8 && p.total == 7)
-        // brussel 3 (country be in nl, de unknown), waalre 3 and berlicum 3 (no namedetails in the
-        // stand-in: every language asked), eindhoven, denhaag, amsterdam 1 each, sea 1 (no-result for all).
-        #expect(p.requests == 13, "requests \(p.requests)")
-        #expect(p.fetched == 13 && p.derived == 8 && p.cacheHits == 0)
+        // In coordinate order: brussel 2 (its answer, then Belgium's names at zoom 3), waalre 3 and
+        // berlicum 3 (no namedetails in the stand-in: every language asked; waalre's answers name
+        // the Netherlands in nl and de), eindhoven, denhaag, amsterdam 1 each, sea 1 (no-result for all).
+        #expect(p.requests == 12, "requests \(p.requests)")
+        #expect(p.fetched == 11 && p.derived == 10 && p.cacheHits == 0)
         #expect(p.noResult == 3)
-        #expect(try server.requests().count == 13)
+        let requests = try server.requests()
+        #expect(requests.count == 12)
+        #expect(requests.filter { queryParameters($0)["zoom"] == "3" }.map { queryParameters($0)["lat"] } == ["50.8466"],
+                "one zoom-3 request, for Belgium")
 
         let configuration = NominatimStandIn.configuration(server)
         for place in Self.placeNames {
             for language in languages {
-                let entry = try #require(try store.cachedGeocode(GeocodeCoordinate(NominatimStandIn.places[place]!), language: language,
+                let entry = try #require(try store.geocodeCache.entry(GeocodeCoordinate(NominatimStandIn.places[place]!), language: language,
                                                                  endpoint: configuration.endpointKey, zoom: configuration.zoom))
                 let asked = try NominatimStandIn.answer(place, language)
                 #expect(entry.status == asked.status, "\(place) \(language)")
@@ -60,7 +64,7 @@ struct LocalizerTests {
         let (again, _) = Self.localizer(store, server)
         let second = try again.run(.init(languages: languages))
         #expect(second.progress.requests == 0 && second.progress.cacheHits == 21)
-        #expect(try server.requests().count == 13)
+        #expect(try server.requests().count == 12)
 
         // Queries carry the cached place for the asked language, never fetching.
         let matches = try store.search("Club", filter: OrganizationFilter(language: "nl"))
@@ -68,6 +72,109 @@ struct LocalizerTests {
         #expect(matches.first { $0.organization.nickName == "sea" }?.localized == LocalizedPlace(language: "nl", town: nil, country: nil))
         let none = try store.search("Club", filter: OrganizationFilter(language: "ja"))
         #expect(none.allSatisfy { $0.localized == nil })
+    }
+
+    /// Every language of `place` cached as the stand-in answers a request in that language.
+    static func expectAnswersEqualRequests(_ store: OrganizationStore, _ server: LoopbackServer, place: String,
+                                           languages: [String]) throws {
+        let configuration = NominatimStandIn.configuration(server)
+        for language in languages {
+            let entry = try #require(try store.geocodeCache.entry(GeocodeCoordinate(NominatimStandIn.places[place]!), language: language,
+                                                                  endpoint: configuration.endpointKey, zoom: configuration.zoom))
+            let asked = try NominatimStandIn.answer(place, language)
+            #expect(entry.status == asked.status && entry.town == asked.town && entry.townKey == asked.townKey
+                    && entry.country == asked.country,
+                    "\(place) \(language): \(entry.town ?? "nil") (\(entry.townKey ?? "nil")), \(entry.country ?? "nil"); asked: \(asked.town ?? "nil"), \(asked.country ?? "nil")")
+        }
+    }
+
+    @Test("A point in a suburb, five languages: its answer, the city at zoom 10, the country at zoom 3; equal to asking each")
+    func suburbFiveLanguages() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let store = try NominatimStandIn.store(in: directory, [("noord", NominatimStandIn.places["noord"]!)])
+        let server = try NominatimStandIn.start()
+        let languages = ["en", "nl", "de", "fr", "ja"]
+        let summary = try Self.localizer(store, server).0.run(.init(languages: languages))
+        #expect(summary.isComplete)
+        #expect(summary.progress.requests == 3 && summary.progress.fetched == 1 && summary.progress.derived == 4)
+        let requests = try server.requests().map(queryParameters)
+        #expect(requests.map { $0["zoom"] } == ["14", "10", "3"])
+        #expect(requests.allSatisfy { $0["accept-language"] == "en" && $0["namedetails"] == "1" })
+        try Self.expectAnswersEqualRequests(store, server, place: "noord", languages: languages)
+        // The suburb is not the town: the names come from the city's own answer.
+        #expect(try store.localizedPlace(at: NominatimStandIn.places["noord"]!, language: "ja")
+                == LocalizedPlace(language: "ja", town: "アムステルダム", country: "オランダ"))
+
+        // Later runs in other languages use the stored names of the city and of the country.
+        let more = try Self.localizer(store, server).0.run(.init(languages: ["es", "it"]))
+        #expect(more.isComplete && more.progress.requests == 0 && more.progress.derived == 2)
+        let spanish = try #require(try store.localizedPlace(at: NominatimStandIn.places["noord"]!, language: "es"))
+        #expect(spanish == LocalizedPlace(language: "es", town: "Amsterdam", country: "Países Bajos"))
+    }
+
+    @Test("Two languages: the second is asked, no zoom-10 or zoom-3 request (they would not save one)")
+    func suburbTwoLanguages() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let store = try NominatimStandIn.store(in: directory, [("noord", NominatimStandIn.places["noord"]!)])
+        let server = try NominatimStandIn.start()
+        let summary = try Self.localizer(store, server).0.run(.init(languages: ["nl", "en"]))
+        #expect(summary.isComplete && summary.progress.requests == 2 && summary.progress.fetched == 2)
+        #expect(try server.requests().map { queryParameters($0)["zoom"] } == ["14", "14"])
+        try Self.expectAnswersEqualRequests(store, server, place: "noord", languages: ["nl", "en"])
+    }
+
+    @Test("A zoom-10 answer that is not the point's town is not used: every language is asked")
+    func anotherTownAtZoom10IsNotUsed() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let store = try NominatimStandIn.store(in: directory, [("noord", NominatimStandIn.places["noord"]!)])
+        // At zoom 10 the server names another city (Brussel): its names must not become Amsterdam's.
+        let server = try NominatimStandIn.start(faults: [
+            Response(status: 200, headers: ["Content-Type": "application/json"],
+                     bodyFile: NominatimStandIn.standin.appendingPathComponent("brussel_en.json").path,
+                     when: ["lat": "52.404", "zoom": "10"]),
+        ])
+        let languages = ["en", "nl", "de", "fr", "ja"]
+        let summary = try Self.localizer(store, server).0.run(.init(languages: languages))
+        #expect(summary.isComplete)
+        #expect(summary.progress.requests == 6 && summary.progress.fetched == 5 && summary.progress.derived == 0)
+        try Self.expectAnswersEqualRequests(store, server, place: "noord", languages: languages)
+    }
+
+    @Test("A failed zoom-10 request caches nothing for the languages left; the next run completes them")
+    func failedTownRequest() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let store = try NominatimStandIn.store(in: directory, [("noord", NominatimStandIn.places["noord"]!)])
+        // The zoom-10 request fails with 500 on its first try and both retries, then answers.
+        let server = try NominatimStandIn.start(faults: [Response(status: 500, when: ["lat": "52.404", "zoom": "10"], times: 3)])
+        let languages = ["en", "nl", "de", "fr", "ja"]
+        let first = try Self.localizer(store, server).0.run(.init(languages: languages))
+        #expect(!first.isComplete && first.stoppedBy == nil && first.progress.fetched == 1 && first.progress.failures == 4)
+        #expect(first.progress.requests == 4)
+        #expect(try store.geocodeCache.count() == 1, "only the answer that came")
+        let endpoint = NominatimStandIn.configuration(server).endpointKey
+        #expect(try store.geocodeCache.townNamesAnswer(GeocodeCoordinate(NominatimStandIn.places["noord"]!), endpoint: endpoint, zoom: 10) == nil)
+
+        let second = try Self.localizer(store, server).0.run(.init(languages: languages))
+        #expect(second.isComplete && second.progress.cacheHits == 1 && second.progress.derived == 4)
+        #expect(second.progress.requests == 2, "the city at zoom 10 and the country at zoom 3")
+        try Self.expectAnswersEqualRequests(store, server, place: "noord", languages: languages)
+    }
+
+    @Test("A zoom-3 answer of another country is not used")
+    func anotherCountryAtZoom3IsNotUsed() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let store = try NominatimStandIn.store(in: directory, [("eindhoven", NominatimStandIn.places["eindhoven"]!)])
+        let server = try NominatimStandIn.start(faults: [
+            Response(status: 200, headers: ["Content-Type": "application/json"],
+                     bodyFile: NominatimStandIn.standin.appendingPathComponent("country_be_en.json").path,
+                     when: ["zoom": "3"]),
+        ])
+        let languages = ["en", "nl", "de"]
+        let summary = try Self.localizer(store, server).0.run(.init(languages: languages))
+        #expect(summary.isComplete && summary.progress.requests == 4 && summary.progress.fetched == 3)
+        try Self.expectAnswersEqualRequests(store, server, place: "eindhoven", languages: languages)
+        let stored = try store.geocodeCache.countryNamesAnswer(code: "be", endpoint: NominatimStandIn.configuration(server).endpointKey)
+        #expect(stored == nil, "the wrong country's answer is not kept")
     }
 
     @Test("A changed coordinate is geocoded again; unchanged ones never")
@@ -99,7 +206,7 @@ struct LocalizerTests {
         let summary = try Localizer(store: store, client: nil, configuration: configuration).run(.init(languages: ["en", "nl"], offline: true))
         #expect(summary.progress.requests == 0 && summary.progress.missingOffline == 14 && summary.progress.cacheHits == 0)
         #expect(try server.requests().isEmpty)
-        #expect(try store.geocodeCacheCount() == 0)
+        #expect(try store.geocodeCache.count() == 0)
         #expect(try store.all(filter: OrganizationFilter(language: "en")).allSatisfy { $0.localized == nil })
     }
 
@@ -121,7 +228,7 @@ struct LocalizerTests {
         #expect(summary.progress.done == 2, "two places failed and the third stopped the batch")
         #expect(summary.progress.requests == places * 2, "one try and one retry per place, then stop")
         #expect(summary.progress.failures == places * 2)
-        #expect(try store.geocodeCacheCount() == 0)
+        #expect(try store.geocodeCache.count() == 0)
     }
 
     @Test("An interrupted batch resumes without repeating done work")
@@ -143,7 +250,7 @@ struct LocalizerTests {
         let last = try Self.localizer(store, server).0.run(.init(languages: ["en", "nl", "de"]))
         #expect(last.isComplete)
         let requests = try server.requests()
-        #expect(requests.count == 13, "all runs together ask exactly what one run asks (\(requests.count), \(done) before the last)")
+        #expect(requests.count == 12, "all runs together ask exactly what one run asks (\(requests.count), \(done) before the last)")
         #expect(Set(requests.map(\.query)).count == requests.count, "no request repeated")
     }
 
@@ -160,12 +267,12 @@ struct LocalizerTests {
         let summary = try Self.localizer(store, server).0.run(.init(languages: ["en", "nl"]))
         #expect(summary.stoppedBy == nil && summary.progress.failures == 4 && summary.progress.done == 2)
         #expect(try server.requests().count == 3 + 1)
-        #expect(try store.geocodeCacheCount() == 0)
+        #expect(try store.geocodeCache.count() == 0)
 
         let blocked = try NominatimStandIn.start(faults: [Response(status: 403, body: "Access blocked")])
         let stopped = try Self.localizer(store, blocked).0.run(.init(languages: ["en", "nl"]))
         guard case .blocked = stopped.stoppedBy else { Issue.record("expected 403 to stop the batch"); return }
         #expect(try blocked.requests().count == 1)
-        #expect(try store.geocodeCacheCount() == 0)
+        #expect(try store.geocodeCache.count() == 0)
     }
 }

@@ -145,6 +145,33 @@ struct NominatimClientTests {
         #expect(try server.requests().count == 2)
     }
 
+    @Test("A reset of the kept-alive connection: the resend waits for the interval and is counted (gaps measured at the server)")
+    func resetOfAKeptAliveConnection() throws {
+        var first = Self.okBody
+        first.times = 1
+        // The first request opens the connection; the second, on that kept-alive connection, is reset.
+        let server = try NominatimStandIn.start(faults: [first, Response(action: .reset, times: 1)])
+        let client = NominatimClient(configuration: NominatimStandIn.configuration(server, interval: 0.3))
+        for _ in 0..<3 { #expect(try client.reverse(eindhoven, language: "en").result.town == "Eindhoven") }
+        let requests = try server.requests()
+        #expect(requests.count == 4, "the reset request was sent again once")
+        #expect(client.requestCount == requests.count, "hubgeo counted \(client.requestCount), the server saw \(requests.count)")
+        for gap in arrivalGaps(requests) { #expect(gap >= 0.3 * 0.95, "gap \(gap) in \(arrivalGaps(requests))") }
+    }
+
+    @Test("A resend that would exceed the request budget is not sent")
+    func resetWithinTheBudget() throws {
+        var first = Self.okBody
+        first.times = 1
+        let server = try NominatimStandIn.start(faults: [first, Response(action: .reset, times: 1)])
+        let client = NominatimClient(configuration: NominatimStandIn.configuration(server))
+        client.requestBudget = 2
+        _ = try client.reverse(eindhoven, language: "en")
+        #expect(throws: GeocodeError.requestBudgetExhausted(2)) { try client.reverse(eindhoven, language: "en") }
+        #expect(try server.requests().count == 2)
+        #expect(client.requestCount == 2)
+    }
+
     @Test("A truncated body is a transient transfer failure, retried a bounded number of times")
     func truncated() throws {
         var truncated = Self.okBody

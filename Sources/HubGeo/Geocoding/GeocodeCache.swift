@@ -1,75 +1,105 @@
 import Foundation
 import GRDB
 
-/// A cache key's point: coordinates rounded to 6 decimals (about 0.1 m), so that the same
-/// stored coordinates always meet the same row while any real move misses it.
-public struct GeocodeCoordinate: Hashable, Sendable, Comparable {
-    public var latitudeE6: Int64
-    public var longitudeE6: Int64
+/// The reverse geocoding cache, kept in the hubgeo database next to the organizations (so that
+/// one file holds everything, and queries can join it). It owns its tables and their migration:
+///
+/// - `geocode_cache`: one answer per rounded point, language, endpoint and zoom (asked, or
+///   derived from another language's answer; see ``CachedReverseGeocoder``).
+/// - `geocode_country`: a country's name per endpoint, country code and language, as an answer
+///   asked in that language gave it.
+/// - `geocode_country_names`: per endpoint and country code, an answer whose object is the
+///   country itself with all its names (`namedetails`): a zoom-3 answer, or a point with no place
+///   but its country.
+/// - `geocode_town_names`: per rounded point and endpoint, the answer asked at the zoom of the
+///   point's town (10 for a city) with all the town's names, when the object answered at the
+///   configured zoom was not the town (a suburb, a road).
+///
+/// Failures are never stored; each save is one transaction.
+public final class GeocodeCache: Sendable {
+    let pool: StoreDatabase
 
-    public init(_ point: GeoPoint) {
-        latitudeE6 = Int64((point.latitude * 1e6).rounded())
-        longitudeE6 = Int64((point.longitude * 1e6).rounded())
+    /// The cache in `store`'s database (whose opening brought the cache's tables up to date).
+    public convenience init(store: OrganizationStore) {
+        self.init(pool: store.pool)
     }
 
-    /// The rounded point, as sent to the server.
-    public var point: GeoPoint { GeoPoint(latitude: Double(latitudeE6) / 1e6, longitude: Double(longitudeE6) / 1e6) }
-
-    public static func < (a: Self, b: Self) -> Bool {
-        (a.latitudeE6, a.longitudeE6) < (b.latitudeE6, b.longitudeE6)
-    }
-}
-
-/// One cached answer for a point in a language from one endpoint at one zoom.
-public struct GeocodeCacheEntry: Sendable, Equatable {
-    public enum Source: String, Sendable {
-        /// Asked in this language.
-        case request
-        /// Derived without a request from another language's answer for the same point
-        /// (see ``Localizer``); `rawResponse` is that answer.
-        case derived
+    init(pool: StoreDatabase) {
+        self.pool = pool
     }
 
-    public var coordinate: GeocodeCoordinate
-    public var language: String
-    public var endpoint: String
-    public var zoom: Int
-    public var status: ReverseGeocodeResult.Status
-    public var town: String?
-    public var townKey: String?
-    public var country: String?
-    public var countryCode: String?
-    public var source: Source
-    public var rawResponse: String
-    public var fetchedAt: Date
+    // MARK: - Schema
 
-    public init(coordinate: GeocodeCoordinate, language: String, endpoint: String, zoom: Int,
-                status: ReverseGeocodeResult.Status, town: String?, townKey: String?, country: String?,
-                countryCode: String?, source: Source, rawResponse: String, fetchedAt: Date) {
-        self.coordinate = coordinate
-        self.language = language
-        self.endpoint = endpoint
-        self.zoom = zoom
-        self.status = status
-        self.town = town
-        self.townKey = townKey
-        self.country = country
-        self.countryCode = countryCode
-        self.source = source
-        self.rawResponse = rawResponse
-        self.fetchedAt = fetchedAt
+    /// The cache's migrations. They share GRDB's migration log with the store's own
+    /// (``DatabaseSchema``), each migrator ignoring the other's identifiers. The first keeps the
+    /// identifier under which the store created these tables before the cache had a migrator
+    /// of its own: databases made then have it applied and keep their cached answers.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v2 geocode cache") { db in
+            // One row per rounded point, language, endpoint and zoom: the answer as received
+            // (or the answer it was derived from), the fields hubgeo reads from it, and when.
+            try db.execute(sql: """
+                CREATE TABLE geocode_cache (
+                    latitude_e6 INTEGER NOT NULL,
+                    longitude_e6 INTEGER NOT NULL,
+                    language TEXT NOT NULL,
+                    endpoint TEXT NOT NULL,
+                    zoom INTEGER NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('found', 'no_result')),
+                    town TEXT,
+                    town_key TEXT,
+                    country TEXT,
+                    country_code TEXT,
+                    source TEXT NOT NULL CHECK (source IN ('request', 'derived')),
+                    raw_response TEXT NOT NULL,
+                    fetched_at TEXT NOT NULL,
+                    PRIMARY KEY (latitude_e6, longitude_e6, language, endpoint, zoom)
+                );
+                CREATE TABLE geocode_country (
+                    endpoint TEXT NOT NULL,
+                    country_code TEXT NOT NULL,
+                    language TEXT NOT NULL,
+                    country TEXT NOT NULL,
+                    learned_at TEXT NOT NULL,
+                    PRIMARY KEY (endpoint, country_code, language)
+                );
+                """)
+        }
+        migrator.registerMigration("geocode cache v3: names of countries and towns") { db in
+            try db.execute(sql: """
+                CREATE TABLE geocode_country_names (
+                    endpoint TEXT NOT NULL,
+                    country_code TEXT NOT NULL,
+                    language TEXT NOT NULL,
+                    raw_response TEXT NOT NULL,
+                    learned_at TEXT NOT NULL,
+                    PRIMARY KEY (endpoint, country_code)
+                );
+                CREATE TABLE geocode_town_names (
+                    latitude_e6 INTEGER NOT NULL,
+                    longitude_e6 INTEGER NOT NULL,
+                    endpoint TEXT NOT NULL,
+                    zoom INTEGER NOT NULL,
+                    language TEXT NOT NULL,
+                    raw_response TEXT NOT NULL,
+                    fetched_at TEXT NOT NULL,
+                    PRIMARY KEY (latitude_e6, longitude_e6, endpoint, zoom)
+                );
+                """)
+        }
+        return migrator
     }
 
-    /// The localized place this entry gives (town and country nil for a no-result).
-    public var localizedPlace: LocalizedPlace {
-        LocalizedPlace(language: language, town: town, country: country)
+    /// Creates or upgrades the cache's tables in the database of `writer`.
+    static func migrate(_ writer: any DatabaseWriter) throws {
+        try migrator.migrate(writer)
     }
-}
 
-/// The reverse geocoding cache, in the hubgeo database (tables `geocode_cache` and `geocode_country`).
-extension OrganizationStore {
+    // MARK: - Answers
+
     /// The cached answer for a point and language from `endpoint` at `zoom`, if any.
-    public func cachedGeocode(_ coordinate: GeocodeCoordinate, language: String, endpoint: String, zoom: Int) throws -> GeocodeCacheEntry? {
+    public func entry(_ coordinate: GeocodeCoordinate, language: String, endpoint: String, zoom: Int) throws -> GeocodeCacheEntry? {
         try pool.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT * FROM geocode_cache
@@ -79,7 +109,7 @@ extension OrganizationStore {
     }
 
     /// All cached answers for a point from `endpoint` at `zoom`, in any language.
-    public func cachedGeocodes(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int) throws -> [GeocodeCacheEntry] {
+    public func entries(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int) throws -> [GeocodeCacheEntry] {
         try pool.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT * FROM geocode_cache
@@ -89,10 +119,10 @@ extension OrganizationStore {
     }
 
     /// Stores one answer in one transaction (so an interrupted run never leaves half a row), and
-    /// remembers its country name for the country code and language.
-    public func saveGeocode(_ entry: GeocodeCacheEntry) throws {
+    /// remembers the country name of an asked answer for its country code and language.
+    public func save(_ entry: GeocodeCacheEntry) throws {
         try pool.write { db in
-            let time = ISO8601DateFormatter().string(from: entry.fetchedAt)
+            let time = Self.timestamp(entry.fetchedAt)
             try db.execute(sql: """
                 INSERT OR REPLACE INTO geocode_cache (latitude_e6, longitude_e6, language, endpoint, zoom, status, town,
                     town_key, country, country_code, source, raw_response, fetched_at)
@@ -109,38 +139,67 @@ extension OrganizationStore {
         }
     }
 
-    /// The country name for a country code in a language, as `endpoint` gave it in an earlier answer.
-    public func cachedCountryName(code: String, language: String, endpoint: String) throws -> String? {
+    /// The number of cached answers.
+    public func count() throws -> Int {
+        try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM geocode_cache") ?? 0 }
+    }
+
+    // MARK: - Countries
+
+    /// The country name for a country code in a language, as an answer asked in that language gave it.
+    public func countryName(code: String, language: String, endpoint: String) throws -> String? {
         try pool.read { db in
             try String.fetchOne(db, sql: "SELECT country FROM geocode_country WHERE endpoint = ? AND country_code = ? AND language = ?",
                                 arguments: [endpoint, code, language])
         }
     }
 
-    /// The number of cached answers.
-    public func geocodeCacheCount() throws -> Int {
-        try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM geocode_cache") ?? 0 }
+    /// The answer, asked in `language`, whose object is the country `code` with all its names.
+    public func countryNamesAnswer(code: String, endpoint: String) throws -> (language: String, raw: String)? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT language, raw_response FROM geocode_country_names WHERE endpoint = ? AND country_code = ?",
+                             arguments: [endpoint, code]).map { ($0["language"], $0["raw_response"]) }
+        }
     }
 
-    /// The distinct (rounded) coordinates of the organizations, with how many organizations share each.
-    public func distinctCoordinates(type: OrganizationType? = nil) throws -> [(coordinate: GeocodeCoordinate, organizations: Int)] {
-        let rows = try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT latitude, longitude FROM organization WHERE ?1 IS NULL OR type = ?1",
-                             arguments: [type?.rawValue])
+    /// Stores an answer whose object is a country with all its names (`namedetails`).
+    public func saveCountryNamesAnswer(code: String, language: String, endpoint: String, raw: String, at time: Date = Date()) throws {
+        try pool.write { db in
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO geocode_country_names (endpoint, country_code, language, raw_response, learned_at)
+                VALUES (?, ?, ?, ?, ?)
+                """, arguments: [endpoint, code, language, raw, Self.timestamp(time)])
         }
-        var counts: [GeocodeCoordinate: Int] = [:]
-        for row in rows {
-            counts[GeocodeCoordinate(GeoPoint(latitude: row["latitude"], longitude: row["longitude"])), default: 0] += 1
-        }
-        return counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
+
+    // MARK: - Towns
+
+    /// The answer asked at `zoom` at a point for the names of its town, if any.
+    public func townNamesAnswer(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int) throws -> (language: String, raw: String)? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT language, raw_response FROM geocode_town_names
+                WHERE latitude_e6 = ? AND longitude_e6 = ? AND endpoint = ? AND zoom = ?
+                """, arguments: [coordinate.latitudeE6, coordinate.longitudeE6, endpoint, zoom])
+                .map { ($0["language"], $0["raw_response"]) }
+        }
+    }
+
+    /// Stores an answer asked at `zoom` at a point for the names of its town.
+    public func saveTownNamesAnswer(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int, language: String, raw: String,
+                                    at time: Date = Date()) throws {
+        try pool.write { db in
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO geocode_town_names (latitude_e6, longitude_e6, endpoint, zoom, language, raw_response, fetched_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [coordinate.latitudeE6, coordinate.longitudeE6, endpoint, zoom, language, raw, Self.timestamp(time)])
+        }
+    }
+
+    // MARK: - Reading for queries
 
     /// The localized place cached for a point in a language, from any endpoint and zoom
     /// (`preferredEndpoint` first, then the newest). Never fetches.
-    public func localizedPlace(at point: GeoPoint, language: String, preferredEndpoint: String? = nil) throws -> LocalizedPlace? {
-        try pool.read { db in try Self.localizedPlace(at: point, language: language, preferredEndpoint: preferredEndpoint, db: db) }
-    }
-
     static func localizedPlace(at point: GeoPoint, language: String, preferredEndpoint: String?, db: Database) throws -> LocalizedPlace? {
         let coordinate = GeocodeCoordinate(point)
         return try Row.fetchOne(db.cachedStatement(sql: """
@@ -149,6 +208,10 @@ extension OrganizationStore {
             """), arguments: [coordinate.latitudeE6, coordinate.longitudeE6, language, preferredEndpoint ?? ""])
             .map { LocalizedPlace(language: language, town: $0["town"], country: $0["country"]) }
     }
+
+    // MARK: - Rows
+
+    private static func timestamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 
     private static func entry(_ row: Row) -> GeocodeCacheEntry {
         GeocodeCacheEntry(
@@ -159,5 +222,20 @@ extension OrganizationStore {
             town: row["town"], townKey: row["town_key"], country: row["country"], countryCode: row["country_code"],
             source: GeocodeCacheEntry.Source(rawValue: row["source"]) ?? .request, rawResponse: row["raw_response"],
             fetchedAt: ISO8601DateFormatter().date(from: row["fetched_at"]) ?? Date(timeIntervalSince1970: 0))
+    }
+}
+
+extension OrganizationStore {
+    /// The geocode cache in this database.
+    public var geocodeCache: GeocodeCache { GeocodeCache(store: self) }
+
+    /// The localized place cached for a point in a language, from any endpoint and zoom
+    /// (`preferredEndpoint` first, then the newest). Never fetches.
+    public func localizedPlace(at point: GeoPoint, language: String, preferredEndpoint: String? = nil) throws -> LocalizedPlace? {
+        try pool.read { db in try GeocodeCache.localizedPlace(at: point, language: language, preferredEndpoint: preferredEndpoint, db: db) }
+    }
+
+    static func localizedPlace(at point: GeoPoint, language: String, preferredEndpoint: String?, db: Database) throws -> LocalizedPlace? {
+        try GeocodeCache.localizedPlace(at: point, language: language, preferredEndpoint: preferredEndpoint, db: db)
     }
 }

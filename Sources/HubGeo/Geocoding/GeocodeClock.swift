@@ -25,7 +25,8 @@ public struct SystemClock: GeocodeClock {
         guard seconds > 0 else { return }
         let deadline = now() + seconds
         while true {
-            let left = deadline - now()
+            // At most a day per nanosleep: any wait, however long, converts to a timespec.
+            let left = min(deadline - now(), 86_400)
             if left <= 0 { return }
             var spec = timespec(tv_sec: Int(left), tv_nsec: Int((left - left.rounded(.down)) * 1e9))
             _ = nanosleep(&spec, nil) // EINTR: loop and sleep the rest

@@ -2,7 +2,9 @@ import Foundation
 
 /// Reverse geocoding against one Nominatim server over ``HTTPClient`` (libcurl): one connection,
 /// one request at a time, each starting at least ``NominatimConfiguration/minimumInterval``
-/// after the previous one ended.
+/// after the previous one ended. That holds for every request that goes out, and each is
+/// counted: retries, redirects, and the resend libcurl makes on a fresh connection when the
+/// kept-alive one turns out closed (a reset).
 ///
 /// Statuses: 200 is parsed (`Unable to geocode` is a valid no-result answer); 429 and 503 wait
 /// out `Retry-After` (capped by ``NominatimConfiguration/maxRetryAfter``) and retry; other 5xx,
@@ -32,8 +34,9 @@ public final class NominatimClient {
 
     /// The request URL for a point in a language:
     /// `{endpoint}/reverse?lat&lon&format=jsonv2&zoom&addressdetails=1[&namedetails=1][&accept-language][&email]`.
-    /// A nil `language` sends none: Nominatim then answers with the local `name` tags.
-    public func url(for point: GeoPoint, language: String?, nameDetails: Bool = true) -> URL {
+    /// A nil `language` sends none: Nominatim then answers with the local `name` tags. A nil
+    /// `zoom` is the configured one.
+    public func url(for point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) -> URL {
         var components = URLComponents(url: configuration.endpoint, resolvingAgainstBaseURL: false)!
         var path = components.path
         while path.hasSuffix("/") { path.removeLast() }
@@ -42,7 +45,7 @@ public final class NominatimClient {
             URLQueryItem(name: "lat", value: Self.format(point.latitude)),
             URLQueryItem(name: "lon", value: Self.format(point.longitude)),
             URLQueryItem(name: "format", value: "jsonv2"),
-            URLQueryItem(name: "zoom", value: String(configuration.zoom)),
+            URLQueryItem(name: "zoom", value: String(zoom ?? configuration.zoom)),
             URLQueryItem(name: "addressdetails", value: "1"),
         ]
         if nameDetails { items.append(URLQueryItem(name: "namedetails", value: "1")) }
@@ -62,9 +65,10 @@ public final class NominatimClient {
     }
 
     /// One reverse lookup, with pacing and retries. Throws ``GeocodeError``; never crashes on
-    /// network faults or odd bodies. A nil `language`: the places' local names.
-    public func reverse(_ point: GeoPoint, language: String?, nameDetails: Bool = true) throws(GeocodeError) -> Answer {
-        let url = url(for: point, language: language, nameDetails: nameDetails)
+    /// network faults or odd bodies. A nil `language`: the places' local names. A nil `zoom`:
+    /// the configured one (a lower one asks for a coarser object: 3 the country, 10 the city).
+    public func reverse(_ point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) throws(GeocodeError) -> Answer {
+        let url = url(for: point, language: language, nameDetails: nameDetails, zoom: zoom)
         var attempt = 0
         while true {
             if let requestBudget, requestCount >= requestBudget { throw .requestBudgetExhausted(requestBudget) }
@@ -72,6 +76,7 @@ public final class NominatimClient {
             requestCount += 1
             let outcome = attemptOnce(url)
             limiter.requestEnded()
+            if budgetStoppedFollowUp, let requestBudget { throw .requestBudgetExhausted(requestBudget) }
             switch outcome {
             case .success(let answer):
                 return answer
@@ -95,10 +100,29 @@ public final class NominatimClient {
         var retryAfter: TimeInterval?
     }
 
+    /// Set when the request budget stopped a redirect or resend within one attempt.
+    private var budgetStoppedFollowUp = false
+
+    /// A request after the first within one attempt (a resend on a fresh connection after a
+    /// reset, or a redirect) is a request like any other: within the budget, paced, counted.
+    private func admitFollowUp() -> Bool {
+        if let requestBudget, requestCount >= requestBudget {
+            budgetStoppedFollowUp = true
+            return false
+        }
+        limiter.requestEnded()  // the previous request of this attempt has just ended
+        limiter.waitForTurn()
+        requestCount += 1
+        return true
+    }
+
     private func attemptOnce(_ url: URL) -> Result<Answer, Failure> {
         let response: HTTPResponse
+        budgetStoppedFollowUp = false
         do {
-            response = try http.get(url, headers: [("Accept", "application/json")])
+            response = try http.get(url, headers: [("Accept", "application/json")], beforeFollowUp: { [unowned self] in
+                admitFollowUp()
+            })
         } catch {
             return .failure(Failure(error: .network(error), retry: error.isTransient))
         }

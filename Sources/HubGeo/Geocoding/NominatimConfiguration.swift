@@ -15,6 +15,8 @@ public struct NominatimConfiguration: Sendable, Equatable {
     public static let defaultZoom = 14
     /// The OSMF usage policy's absolute maximum: one request per second.
     public static let publicMinimumInterval: TimeInterval = 1
+    /// The longest request interval accepted from flags, environment or config file: one hour.
+    public static let maximumInterval: TimeInterval = 3600
 
     /// Base URL of the Nominatim server; `/reverse` is appended.
     public var endpoint: URL
@@ -142,6 +144,10 @@ public struct NominatimConfiguration: Sendable, Equatable {
             if let interval {
                 guard let seconds = TimeInterval(interval), seconds.isFinite, seconds >= 0 else {
                     throw .configuration("request interval \"\(interval)\" in \(source) is not a number of seconds")
+                }
+                guard seconds <= NominatimConfiguration.maximumInterval else {
+                    throw .configuration("request interval \"\(interval)\" in \(source) is more than "
+                        + "\(Int(NominatimConfiguration.maximumInterval)) seconds")
                 }
                 result.requestInterval = seconds
             }

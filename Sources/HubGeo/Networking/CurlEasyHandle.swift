@@ -94,6 +94,16 @@ final class CurlEasyHandle {
 /// the caller keeps it alive across `curl_easy_perform`.
 final class CurlTransfer {
     let maxBodyBytes: Int
+    /// The handle running the transfer, asked for the URL of each request.
+    let handle: CurlEasyHandle?
+    /// Asked just before each request of the transfer after the first (a redirect, or libcurl's
+    /// resend on a fresh connection when a kept-alive one turned out closed); may block, for
+    /// pacing. Returning false aborts the transfer.
+    let beforeFollowUp: (() -> Bool)?
+    /// The URL of each request sent so far, in order: the first, then redirects and resends.
+    private(set) var requestedURLs: [String] = []
+    /// Set when ``beforeFollowUp`` refused a request.
+    private(set) var followUpRefused = false
     private(set) var body = Data()
     /// Headers of the latest response seen (reset at each status line, so after
     /// redirects or `100 Continue` only the final response's headers remain).
@@ -102,8 +112,20 @@ final class CurlTransfer {
     private(set) var bodyTooLarge = false
     private var lastHeaderName: String?
 
-    init(maxBodyBytes: Int) {
+    init(maxBodyBytes: Int, handle: CurlEasyHandle? = nil, beforeFollowUp: (() -> Bool)? = nil) {
         self.maxBodyBytes = maxBodyBytes
+        self.handle = handle
+        self.beforeFollowUp = beforeFollowUp
+    }
+
+    /// A request to `url` is about to go out; false refuses it.
+    func requestStarting(url: String) -> Bool {
+        if !requestedURLs.isEmpty, let beforeFollowUp, !beforeFollowUp() {
+            followUpRefused = true
+            return false
+        }
+        requestedURLs.append(url)
+        return true
     }
 
     /// Appends body bytes; false (abort) when the limit would be exceeded.
@@ -163,9 +185,18 @@ extension CurlEasyHandle {
             transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length))
             return length
         }
+        // Before each request goes out (libcurl's resends and redirects included). The URL is
+        // the transfer's effective URL at that moment: the one being requested.
+        let prerequest: curl_prereq_callback = { userdata, _, _, _, _ in
+            guard let userdata else { return Int32(CURL_PREREQFUNC_OK) }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+            let url = transfer.handle.flatMap { $0.infoString(CURLINFO_EFFECTIVE_URL) } ?? ""
+            return transfer.requestStarting(url: url) ? Int32(CURL_PREREQFUNC_OK) : Int32(CURL_PREREQFUNC_ABORT)
+        }
         return [
             set(CURLOPT_WRITEFUNCTION, callback: write),
             set(CURLOPT_HEADERFUNCTION, callback: header),
+            hubgeo_curl_setopt_prereq_callback(raw, prerequest),
         ]
     }
 }

@@ -41,10 +41,16 @@ public final class HTTPClient {
     /// - Parameter headers: extra request headers, sent in order. An empty value
     ///   sends the header with an empty value. A `User-Agent` here overrides the
     ///   configured one.
+    /// - Parameter beforeFollowUp: asked just before each further request this fetch makes after
+    ///   the first: a redirect, or libcurl's resend on a fresh connection when a kept-alive one
+    ///   turned out closed. It may block (to pace requests), but that time counts toward
+    ///   ``HTTPClientConfiguration/totalTimeout``; returning false stops the fetch with
+    ///   ``HTTPError/failed(_:_:)``.
     /// - Throws: ``HTTPError`` when there is no complete response: a non-http(s)
     ///   URL (rejected before anything is sent), timeout, connection failure,
     ///   oversized body, redirect loop, broken transfer or TLS failure.
-    public func get(_ url: URL, headers: [(String, String)] = []) throws(HTTPError) -> HTTPResponse {
+    public func get(_ url: URL, headers: [(String, String)] = [],
+                    beforeFollowUp: (() -> Bool)? = nil) throws(HTTPError) -> HTTPResponse {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw .unsupportedScheme(url)
         }
@@ -66,18 +72,20 @@ public final class HTTPClient {
             headerList = appended
         }
 
-        let transfer = CurlTransfer(maxBodyBytes: configuration.maxBodyBytes)
+        let transfer = CurlTransfer(maxBodyBytes: configuration.maxBodyBytes, handle: handle, beforeFollowUp: beforeFollowUp)
         let userdata = Unmanaged.passUnretained(transfer).toOpaque()
         handle.set(CURLOPT_URL, url.absoluteString)
         handle.set(CURLOPT_HTTPGET, 1)
         handle.set(CURLOPT_HTTPHEADER, list: headerList)
         handle.set(CURLOPT_WRITEDATA, pointer: userdata)
         handle.set(CURLOPT_HEADERDATA, pointer: userdata)
+        handle.set(CURLOPT_PREREQDATA, pointer: userdata)
         let code = withExtendedLifetime(transfer) { handle.perform() }
         // Drop per-request pointers so the handle never refers to freed memory.
         handle.set(CURLOPT_HTTPHEADER, list: nil)
         handle.set(CURLOPT_WRITEDATA, pointer: nil)
         handle.set(CURLOPT_HEADERDATA, pointer: nil)
+        handle.set(CURLOPT_PREREQDATA, pointer: nil)
 
         guard code == CURLE_OK else {
             throw error(for: code, url: url, transfer: transfer, handle: handle)
@@ -117,9 +125,10 @@ public final class HTTPClient {
         return nil
     }
 
-    private static func milliseconds(_ seconds: TimeInterval) -> Int {
+    /// Whole milliseconds for libcurl; a limit too long to express (over 24 days) saturates.
+    static func milliseconds(_ seconds: TimeInterval) -> Int {
         guard seconds.isFinite, seconds > 0 else { return 0 } // 0 = libcurl default / no limit
-        return max(1, Int((seconds * 1000).rounded()))
+        return max(1, Int(min((seconds * 1000).rounded(), Double(Int32.max))))
     }
 
     private static func isValidHeader(name: String, value: String) -> Bool {
@@ -137,6 +146,12 @@ public final class HTTPClient {
         let detail = handle.errorMessage(for: code)
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
+            // After a request went out, the refused URL is a redirect target: libcurl has made
+            // it the effective URL, and the last URL requested is the one that redirected.
+            if let from = transfer.requestedURLs.last.flatMap(URL.init(string:)),
+               let target = handle.infoString(CURLINFO_EFFECTIVE_URL) {
+                return .redirectRefused(url, from: from, to: target)
+            }
             return .unsupportedScheme(url)
         case CURLE_OPERATION_TIMEDOUT:
             // libcurl reports both limits with this code; its message tells them apart.
@@ -150,9 +165,13 @@ public final class HTTPClient {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY:
             return .couldNotConnect(url, detail)
         case CURLE_TOO_MANY_REDIRECTS:
-            return .tooManyRedirects(url, limit: configuration.maxRedirects)
+            return .tooManyRedirects(url, limit: configuration.maxRedirects,
+                                     from: transfer.requestedURLs.last.flatMap(URL.init(string:)),
+                                     to: handle.infoString(CURLINFO_REDIRECT_URL))
         case CURLE_FILESIZE_EXCEEDED:
             return .bodyTooLarge(url, limit: configuration.maxBodyBytes)
+        case CURLE_ABORTED_BY_CALLBACK where transfer.followUpRefused:
+            return .failed(url, "stopped before request \(transfer.requestedURLs.count + 1) of this fetch (a redirect or a resend)")
         case CURLE_WRITE_ERROR where transfer.bodyTooLarge:
             return .bodyTooLarge(url, limit: configuration.maxBodyBytes)
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING,

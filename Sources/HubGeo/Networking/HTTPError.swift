@@ -4,8 +4,11 @@ import Foundation
 ///
 /// A non-2xx status is not an `HTTPError`; it is returned as an ``HTTPResponse``.
 public enum HTTPError: LocalizedError, Equatable, Sendable {
-    /// The URL (or a redirect target) is not `http` or `https`; nothing was sent.
+    /// The URL is not `http` or `https`; nothing was sent.
     case unsupportedScheme(URL)
+    /// A redirect to a URL that is not `http` or `https` was refused: `from` (the requested URL
+    /// or a later hop) answered with a redirect to `to`.
+    case redirectRefused(URL, from: URL, to: String)
     /// No complete response within the connect or total timeout (seconds).
     case timedOut(URL, seconds: TimeInterval)
     /// The TCP connection failed (refused, unreachable, ...), with libcurl's detail.
@@ -14,8 +17,9 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
     case couldNotResolve(URL)
     /// The body exceeded ``HTTPClientConfiguration/maxBodyBytes``; the transfer was aborted.
     case bodyTooLarge(URL, limit: Int)
-    /// More than ``HTTPClientConfiguration/maxRedirects`` redirects.
-    case tooManyRedirects(URL, limit: Int)
+    /// More than ``HTTPClientConfiguration/maxRedirects`` redirects: the last hop, `from`,
+    /// redirected once more, to `to` (when known).
+    case tooManyRedirects(URL, limit: Int, from: URL? = nil, to: String? = nil)
     /// The connection broke mid-transfer: reset, truncated body, empty reply, ...
     case transfer(URL, String)
     /// TLS handshake or certificate verification failed.
@@ -28,8 +32,8 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
     /// The URL the failed request was for.
     public var url: URL {
         switch self {
-        case .unsupportedScheme(let url), .timedOut(let url, _), .couldNotConnect(let url, _),
-             .couldNotResolve(let url), .bodyTooLarge(let url, _), .tooManyRedirects(let url, _),
+        case .unsupportedScheme(let url), .redirectRefused(let url, _, _), .timedOut(let url, _), .couldNotConnect(let url, _),
+             .couldNotResolve(let url), .bodyTooLarge(let url, _), .tooManyRedirects(let url, _, _, _),
              .transfer(let url, _), .tls(let url, _), .invalidHeader(let url, _), .failed(let url, _):
             return url
         }
@@ -42,7 +46,7 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
         switch self {
         case .timedOut, .couldNotConnect, .couldNotResolve, .transfer:
             return true
-        case .unsupportedScheme, .bodyTooLarge, .tooManyRedirects, .tls, .invalidHeader, .failed:
+        case .unsupportedScheme, .redirectRefused, .bodyTooLarge, .tooManyRedirects, .tls, .invalidHeader, .failed:
             return false
         }
     }
@@ -52,6 +56,9 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
         switch self {
         case .unsupportedScheme:
             return "Refused \(url): only http and https URLs are supported."
+        case .redirectRefused(let requested, let from, let to):
+            let via = from == requested ? "" : " (reached from \(url))"
+            return "Refused the redirect from \(from.absoluteString) to \(to)\(via): only http and https URLs are supported."
         case .timedOut(_, let seconds):
             return "Request to \(url) timed out after \(Self.format(seconds)) s."
         case .couldNotConnect(_, let detail):
@@ -60,8 +67,9 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
             return "Could not resolve the host of \(url)."
         case .bodyTooLarge(_, let limit):
             return "Response from \(url) is larger than the limit of \(limit) bytes."
-        case .tooManyRedirects(_, let limit):
-            return "Request to \(url) was redirected more than \(limit) times."
+        case .tooManyRedirects(_, let limit, let from, let to):
+            let last = from.map { from in " (refused the next, from \(from.absoluteString) to \(to ?? "an unknown URL"))" } ?? ""
+            return "Request to \(url) was redirected more than \(limit) times\(last)."
         case .transfer(_, let detail):
             return "Transfer from \(url) failed: \(detail)"
         case .tls(_, let detail):

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// The tables of a hubgeo database and how to create or upgrade them.
+/// The organization tables of a hubgeo database and how to create or upgrade them (the geocode
+/// cache owns its own: ``GeocodeCache``).
 enum DatabaseSchema {
     /// SpatiaLite's metadata must be created outside a transaction: `InitSpatialMetaData(1, ...)`
     /// runs its own, and without the `1` it takes seconds.
@@ -56,7 +57,8 @@ enum DatabaseSchema {
         if hasOrganization && !hasGeometry {
             return .halfMade(hasMetadata ? "table organization has no geometry column geom" : "the SpatiaLite metadata is missing")
         }
-        guard hasMetadata, try migrator.hasCompletedMigrations(db) else { return .needsSetUp }
+        guard hasMetadata, try migrator.hasCompletedMigrations(db), try GeocodeCache.migrator.hasCompletedMigrations(db)
+        else { return .needsSetUp }
         return .current
     }
 
@@ -127,36 +129,6 @@ enum DatabaseSchema {
                     added INTEGER NOT NULL,
                     changed INTEGER NOT NULL,
                     removed INTEGER NOT NULL
-                );
-                """)
-        }
-        migrator.registerMigration("v2 geocode cache") { db in
-            // One row per rounded point, language, endpoint and zoom: the answer as received
-            // (or the answer it was derived from), the fields hubgeo reads from it, and when.
-            try db.execute(sql: """
-                CREATE TABLE geocode_cache (
-                    latitude_e6 INTEGER NOT NULL,
-                    longitude_e6 INTEGER NOT NULL,
-                    language TEXT NOT NULL,
-                    endpoint TEXT NOT NULL,
-                    zoom INTEGER NOT NULL,
-                    status TEXT NOT NULL CHECK (status IN ('found', 'no_result')),
-                    town TEXT,
-                    town_key TEXT,
-                    country TEXT,
-                    country_code TEXT,
-                    source TEXT NOT NULL CHECK (source IN ('request', 'derived')),
-                    raw_response TEXT NOT NULL,
-                    fetched_at TEXT NOT NULL,
-                    PRIMARY KEY (latitude_e6, longitude_e6, language, endpoint, zoom)
-                );
-                CREATE TABLE geocode_country (
-                    endpoint TEXT NOT NULL,
-                    country_code TEXT NOT NULL,
-                    language TEXT NOT NULL,
-                    country TEXT NOT NULL,
-                    learned_at TEXT NOT NULL,
-                    PRIMARY KEY (endpoint, country_code, language)
                 );
                 """)
         }

@@ -11,9 +11,12 @@ extension OrganizationStore {
     }
 
     /// The `count` organizations nearest to `center`, whatever their distance: searches
-    /// growing circles until enough organizations are inside one.
+    /// growing circles until enough organizations are inside one. The filter's offset skips
+    /// that many nearest first, and its limit, when smaller than `count`, returns fewer (0: none).
     public func nearest(_ center: GeoPoint, count: Int, filter: OrganizationFilter = .init()) throws -> [PlaceMatch] {
-        let wanted = count + filter.offset
+        let count = max(0, min(count, filter.limit ?? count))
+        let (sum, overflow) = count.addingReportingOverflow(filter.offset)
+        let wanted = overflow ? Int.max : sum
         var pageFilter = filter
         pageFilter.limit = count
         let typeOnly = OrganizationFilter(type: filter.type)

@@ -23,7 +23,7 @@ public final class OrganizationStore: Sendable {
     }
 
     /// Opens (creating when needed) the database at `path`, with SpatiaLite loaded into every
-    /// connection and the schema brought up to date.
+    /// connection and the schema (the organizations' and the geocode cache's) brought up to date.
     public convenience init(path: String) throws {
         try self.init(path: path, connections: .pool)
     }
@@ -74,6 +74,7 @@ public final class OrganizationStore: Sendable {
                     try DatabaseSchema.initializeSpatialMetadata(db)
                 }
                 try DatabaseSchema.migrator.migrate(pool)
+                try GeocodeCache.migrate(pool)
                 try pool.read { db in
                     if case .halfMade(let reason) = try DatabaseSchema.state(db) {
                         throw StoreError.halfMade(path: path, reason: reason)

@@ -16,7 +16,7 @@ import Foundation
 /// says how far the declared town lies when another checked point of the tree is in it.
 public final class TownCheck {
     /// The cache language of answers asked without `accept-language`: the places' local names.
-    public static let localNames = "local"
+    public static let localNames = CachedReverseGeocoder.localNames
 
     /// What a run did, for the summary line.
     public struct Summary: Sendable, Codable, Equatable {
@@ -61,15 +61,14 @@ public final class TownCheck {
     public private(set) var summary = Summary()
 
     private let store: OrganizationStore
-    private let client: NominatimClient?
-    private let configuration: NominatimConfiguration
-    private var unansweredInARow = 0
+    private let geocoder: CachedReverseGeocoder
+    private let online: Bool
 
     /// `client` nil: cached answers only.
     public init(store: OrganizationStore, client: NominatimClient?, configuration: NominatimConfiguration) {
         self.store = store
-        self.client = client
-        self.configuration = configuration
+        geocoder = CachedReverseGeocoder(cache: store.geocodeCache, client: client, configuration: configuration)
+        online = client != nil
     }
 
     /// The warnings for `subjects` (lines are filled in by the caller from the JSON path).
@@ -117,52 +116,24 @@ public final class TownCheck {
     static let localityKeys = ReverseGeocodeResult.townKeys + ["city_district", "borough"]
 
     private func place(at point: GeocodeCoordinate) -> Place? {
-        var entries: [GeocodeCacheEntry]
+        let lookUp: CachedReverseGeocoder.PointResult
+        let before = geocoder.requestCount
         do {
-            entries = try store.cachedGeocodes(point, endpoint: configuration.endpointKey, zoom: configuration.zoom)
+            lookUp = try geocoder.lookUp(point, languages: [Self.localNames], offline: !online || summary.stoppedBy != nil)
         } catch {
-            summary.stoppedBy = summary.stoppedBy ?? "the geocode cache cannot be read: \(error.localizedDescription)"
+            summary.stoppedBy = summary.stoppedBy ?? "the geocode cache cannot be used: \(error.localizedDescription)"
             return nil
         }
-        if entries.contains(where: { $0.language == Self.localNames }) || (client == nil && !entries.isEmpty) {
-            summary.cachedPoints += 1
-        } else if let fetched = fetchLocalNames(point) {
-            entries.append(fetched)
-        } else if entries.isEmpty {
-            return nil
-        } else {
+        summary.requests += geocoder.requestCount - before
+        if let stop = lookUp.stoppedBy { summary.stoppedBy = summary.stoppedBy ?? stop.localizedDescription }
+        let entries = lookUp.cached + lookUp.new
+        if lookUp.fetched == 0 {
+            guard !entries.isEmpty else { return nil }
             summary.cachedPoints += 1
         }
-        let results = entries.compactMap { try? NominatimResponseParser.parse(Data($0.rawResponse.utf8)) }
-        let local = entries.firstIndex { $0.language == Self.localNames }.flatMap { results.indices.contains($0) ? results[$0] : nil }
+        let results = entries.compactMap(\.parsedResponse)
+        let local = entries.first { $0.language == Self.localNames }?.parsedResponse
         return Self.place(from: results, describing: local ?? results.first)
-    }
-
-    /// Asks for the point's local names and caches the answer; nil when that failed.
-    private func fetchLocalNames(_ point: GeocodeCoordinate) -> GeocodeCacheEntry? {
-        guard let client, summary.stoppedBy == nil else { return nil }
-        let before = client.requestCount
-        defer { summary.requests += client.requestCount - before }
-        do {
-            let answer = try client.reverse(point.point, language: nil)
-            unansweredInARow = 0
-            let entry = GeocodeCacheEntry(
-                coordinate: point, language: Self.localNames, endpoint: configuration.endpointKey, zoom: configuration.zoom,
-                status: answer.result.status, town: answer.result.town, townKey: answer.result.townKey,
-                country: answer.result.country, countryCode: answer.result.countryCode, source: .request,
-                rawResponse: String(decoding: answer.body, as: UTF8.self), fetchedAt: Date())
-            try store.saveGeocode(entry)
-            return entry
-        } catch let error as GeocodeError {
-            if case .network = error { unansweredInARow += 1 }
-            if error.stopsBatch || unansweredInARow >= Localizer.unansweredPlacesBeforeStopping {
-                summary.stoppedBy = error.localizedDescription
-            }
-            return nil
-        } catch {
-            summary.stoppedBy = "the geocode cache cannot be written: \(error.localizedDescription)"
-            return nil
-        }
     }
 
     static func place(from results: [ReverseGeocodeResult], describing main: ReverseGeocodeResult?) -> Place? {

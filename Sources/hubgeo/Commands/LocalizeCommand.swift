@@ -10,8 +10,11 @@ struct LocalizeCommand: ParsableCommand {
         commandName: "localize",
         abstract: "Cache every organization's town and country per language, from Nominatim.",
         discussion: """
-            Reverse geocodes each distinct coordinate once per language not yet cached (at most one request \
-            per second to the public server), committing each answer as it arrives: an interrupted run \
+            Reverse geocodes each distinct coordinate in the languages not yet cached: one request per \
+            point, plus at most one per country and one per point whose answer is not its town (a suburb), \
+            however many languages; the others are derived from the names Nominatim returns, only where that \
+            equals asking. At most one request per second to the public server; each answer is committed as \
+            it arrives: an interrupted run \
             resumes where it stopped, and a second run makes no request. The public server needs a contact \
             (--contact or $HUBGEO_CONTACT). Exit status: 0 done, 1 failures or stopped, 130 interrupted.
             Example: hubgeo localize --lang en,nl --contact you@example.org
@@ -26,10 +29,10 @@ struct LocalizeCommand: ParsableCommand {
     @Flag(help: "Answer from the cache only; no network at all.")
     var offline = false
 
-    @Option(name: .customLong("max-requests"), help: ArgumentHelp("Send at most N requests, then stop (resume later).", valueName: "N"))
+    @Option(name: .customLong("max-requests"), help: ArgumentHelp("Send at most N requests, then stop (resume later); 0 sends none (0 to 1000000000).", valueName: "N"))
     var maxRequests: Int?
 
-    @Option(name: .customLong("progress-every"), help: ArgumentHelp("When stderr is not a terminal, a progress line every N points.", valueName: "N"))
+    @Option(name: .customLong("progress-every"), help: ArgumentHelp("When stderr is not a terminal, a progress line every N points (1 to 1000000000).", valueName: "N"))
     var progressEvery: Int = 25
 
     @OptionGroup var nominatim: NominatimOptions
@@ -37,8 +40,8 @@ struct LocalizeCommand: ParsableCommand {
 
     func validate() throws {
         _ = try LanguageList.parse(languages)
-        if let maxRequests, maxRequests < 0 { throw ValidationError("--max-requests must be 0 or more") }
-        if progressEvery < 1 { throw ValidationError("--progress-every must be 1 or more") }
+        try CountBounds.check(maxRequests, "--max-requests")
+        try CountBounds.check(progressEvery, "--progress-every", minimum: 1)
     }
 
     func run() throws {

@@ -7,7 +7,8 @@ struct NearCommand: ParsableCommand {
         abstract: "List organizations near a point, nearest first.",
         discussion: """
             Distances are geodesic, on the WGS84 ellipsoid. Give --km for all organizations within \
-            a radius, or --nearest for the N nearest ones whatever their distance (default: --nearest 10).
+            a radius, or --nearest for the N nearest ones whatever their distance (default: --nearest 10). \
+            --offset skips the nearest ones first and --limit prints at most that many (0: none), as in every query.
             Example: hubgeo near 51.4 5.4 --km 20
             """)
 
@@ -20,7 +21,7 @@ struct NearCommand: ParsableCommand {
     @Option(help: "Radius in kilometres.")
     var km: Double?
 
-    @Option(help: "The N nearest organizations.")
+    @Option(help: ArgumentHelp("The N nearest organizations (1 to 1000000000).", valueName: "N"))
     var nearest: Int?
 
     @OptionGroup var query: QueryOptions
@@ -31,7 +32,7 @@ struct NearCommand: ParsableCommand {
         guard (-180...180).contains(longitude.value) else { throw ValidationError("longitude \(longitude.value) is outside -180...180") }
         if km != nil && nearest != nil { throw ValidationError("give --km or --nearest, not both") }
         if let km, !(km > 0 && km.isFinite) { throw ValidationError("--km must be a positive number of kilometres") }
-        if let nearest, nearest < 1 { throw ValidationError("--nearest must be 1 or more") }
+        try CountBounds.check(nearest, "--nearest", minimum: 1)
     }
 
     func run() throws {

@@ -18,7 +18,7 @@ struct NominatimOptions: ParsableArguments {
     var email: String?
 
     @Option(name: .customLong("request-interval"), help: ArgumentHelp(
-        "Least seconds between requests (at least 1 for the public server). Default: $HUBGEO_REQUEST_INTERVAL, else 1.",
+        "Least seconds between requests, 0 to 3600 (at least 1 for the public server). Default: $HUBGEO_REQUEST_INTERVAL, else 1.",
         valueName: "seconds"))
     var requestInterval: Double?
 
@@ -26,8 +26,8 @@ struct NominatimOptions: ParsableArguments {
     var zoom: Int?
 
     func validate() throws {
-        if let requestInterval, !(requestInterval >= 0 && requestInterval.isFinite) {
-            throw ValidationError("--request-interval must be 0 or more seconds")
+        if let requestInterval, !(0...NominatimConfiguration.maximumInterval).contains(requestInterval) {
+            throw ValidationError("--request-interval must be 0 to \(Int(NominatimConfiguration.maximumInterval)) seconds")
         }
         if let zoom, !(0...18).contains(zoom) { throw ValidationError("--zoom must be 0-18") }
     }

@@ -16,10 +16,10 @@ struct QueryOptions: ParsableArguments {
     @Option(help: "Only organizations of this type (club or museum).")
     var type: OrganizationType?
 
-    @Option(help: "Print at most this many results.")
+    @Option(help: ArgumentHelp("Print at most N results; 0 prints none (0 to 1000000000).", valueName: "N"))
     var limit: Int?
 
-    @Option(help: "Skip this many results first.")
+    @Option(help: ArgumentHelp("Skip the first N results (0 to 1000000000).", valueName: "N"))
     var offset: Int = 0
 
     @Option(help: "Output format: table, json or geojson.")
@@ -28,8 +28,8 @@ struct QueryOptions: ParsableArguments {
     @OptionGroup var language: LanguageOption
 
     func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
-        if offset < 0 { throw ValidationError("--offset must be 0 or more") }
+        try CountBounds.check(limit, "--limit")
+        try CountBounds.check(offset, "--offset")
     }
 
     var filter: OrganizationFilter {

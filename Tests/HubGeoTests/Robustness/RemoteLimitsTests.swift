@@ -71,6 +71,27 @@ struct RemoteLimitsTests {
         #expect(!FileManager.default.fileExists(atPath: home.path("hub.sqlite")), "a failed fetch creates no database")
     }
 
+    @Test func aRefusedRedirectNamesTheURLThatRedirectedAndItsTarget() throws {
+        let server = try LoopbackServer(script: Self.script, lifetime: 60)
+        defer { server.stop() }
+        let home = try TestPaths.temporaryDirectory()
+        let cli = CLIRunner(database: home.path("hub.sqlite"), home: home.url.path)
+        let url = server.url("/to-ftp.level1.json").absoluteString
+        let both = "from \(url) to ftp://127.0.0.1/root.level1.json"
+        let imported = try cli.run(["import", url], timeout: 30)
+        #expect(imported.status == 1)
+        #expect(imported.stderr.contains(both), "\(imported.stderr)")
+        let validate = try cli.run(["validate", url], timeout: 30)
+        #expect(validate.status == 1)
+        #expect(validate.stdout.contains(both), "\(validate.stdout)")
+
+        let chain = server.url("/__redirect?n=6").absoluteString
+        let tooMany = try cli.run(["import", chain], timeout: 30)
+        #expect(tooMany.status == 1)
+        #expect(tooMany.stderr.contains("from \(server.url("/__redirect?n=1").absoluteString) to \(server.url("/__redirect?n=0").absoluteString)"),
+                "\(tooMany.stderr)")
+    }
+
     @Test func goodTreeOverHTTPValidatesAndImports() throws {
         let directory = try TestPaths.temporaryDirectory()
         try directory.write("root.level1.json", Self.good)

@@ -16,6 +16,8 @@ enum NominatimStandIn {
         "denhaag": GeoPoint(latitude: 52.0799, longitude: 4.3113),
         "eindhoven": GeoPoint(latitude: 51.42398, longitude: 5.45010),
         "waalre": GeoPoint(latitude: 51.3857, longitude: 5.4448),
+        // In the suburb Amsterdam-Noord: the suburb at zoom 14, the city Amsterdam at zoom 10.
+        "noord": GeoPoint(latitude: 52.4040, longitude: 4.9430),
         "sea": GeoPoint(latitude: 54.0, longitude: 3.0),
         "nowhere": GeoPoint(latitude: 47.0, longitude: 10.0),
     ]

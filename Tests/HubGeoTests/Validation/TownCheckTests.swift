@@ -136,7 +136,7 @@ struct TownCheckTests {
         #expect(summary.checked == 0 && summary.unchecked == 11)
         #expect(summary.requests == Localizer.unansweredPlacesBeforeStopping, "stops asking after a few unanswered places")
         #expect(summary.stoppedBy?.contains("Could not connect") == true, "\(summary.stoppedBy ?? "")")
-        #expect(try store.geocodeCacheCount() == 0, "failures are not cached")
+        #expect(try store.geocodeCache.count() == 0, "failures are not cached")
         #expect(!report.diagnostics.contains { $0.jsonPath.hasSuffix(".idPlus.town") })
     }
 

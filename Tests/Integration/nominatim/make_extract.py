@@ -15,7 +15,7 @@ Cases covered (see points()): cities as bare place nodes and as boundaries with 
 suburb inside a city, a village labelling its municipality boundary, villages inside a municipality of another name, a point of that
 municipality away from its villages, a hamlet outside any boundary, places lacking some or all
 translations, streets (the answer at zoom 18), a point at sea and a point on land far from any
-place, in six countries.
+place, a city with six suburbs and a city node with three, in eleven countries.
 """
 
 import hashlib
@@ -34,13 +34,47 @@ COUNTRIES = {
     "fr": {"nl": "Frankrijk", "en": "France", "de": "Frankreich", "fr": "France", "ja": "フランス"},
     "jp": {"nl": "Japan", "en": "Japan", "de": "Japan", "fr": "Japon", "ja": "日本"},
     "at": {"nl": "Oostenrijk", "en": "Austria", "de": "Österreich", "fr": "Autriche", "ja": "オーストリア"},
+    "ch": {"nl": "Zwitserland", "en": "Switzerland", "de": "Schweiz", "fr": "Suisse", "ja": "スイス"},
+    "it": {"nl": "Italië", "en": "Italy", "de": "Italien", "fr": "Italie", "ja": "イタリア"},
+    "gb": {"nl": "Verenigd Koninkrijk", "en": "United Kingdom", "de": "Vereinigtes Königreich", "fr": "Royaume-Uni",
+           "ja": "イギリス"},
+    "pl": {"nl": "Polen", "en": "Poland", "de": "Polen", "fr": "Pologne", "ja": "ポーランド"},
+    "dk": {"nl": "Denemarken", "en": "Denmark", "de": "Dänemark", "fr": "Danemark", "ja": "デンマーク"},
 }
 
 # The same table's local name (the `name` tag), answered when no language is asked.
 COUNTRY_LOCAL_NAMES = {"nl": "Nederland", "be": "België / Belgique / Belgien", "de": "Deutschland", "fr": "France",
-                       "jp": "日本", "at": "Österreich"}
+                       "jp": "日本", "at": "Österreich", "ch": "Schweiz/Suisse/Svizzera/Svizra", "it": "Italia",
+                       "gb": "United Kingdom", "pl": "Polska", "dk": "Danmark"}
 
 TIMESTAMP = "2025-01-01T00:00:00Z"
+
+# Suburbs of one city (key, lat, lon, names): many points whose returned object is not the town.
+ANTWERPEN_SUBURBS = [
+    ("berchem", 51.1990, 4.4270, {"name": "Berchem", "name:fr": "Berchem-Anvers"}),
+    ("borgerhout", 51.2117, 4.4400, {"name": "Borgerhout"}),
+    ("deurne", 51.2230, 4.4680, {"name": "Deurne", "name:ja": "デュルネ"}),
+    ("merksem", 51.2460, 4.4450, {"name": "Merksem"}),
+    ("hoboken", 51.1760, 4.3480, {"name": "Hoboken", "name:en": "Hoboken (Antwerp)"}),
+    ("wilrijk", 51.1690, 4.3950, {"name": "Wilrijk"}),
+]
+MUENCHEN_SUBURBS = [
+    ("schwabing", 48.1600, 11.5800, {"name": "Schwabing"}),
+    ("sendling", 48.1220, 11.5450, {"name": "Sendling"}),
+    ("bogenhausen", 48.1480, 11.6050, {"name": "Bogenhausen", "name:ja": "ボーゲンハウゼン"}),
+]
+# One city in each further country (key, country, lat, lon, names).
+CAPITALS = [
+    ("geneve", "ch", 46.2044, 6.1432, {"name": "Genève", "name:de": "Genf", "name:en": "Geneva", "name:fr": "Genève",
+                                       "name:it": "Ginevra", "name:ja": "ジュネーヴ"}),
+    ("milano", "it", 45.4642, 9.1900, {"name": "Milano", "name:de": "Mailand", "name:en": "Milan", "name:fr": "Milan",
+                                       "name:nl": "Milaan", "name:ja": "ミラノ"}),
+    ("london", "gb", 51.5074, -0.1278, {"name": "London", "name:fr": "Londres", "name:nl": "Londen", "name:ja": "ロンドン"}),
+    ("warszawa", "pl", 52.2297, 21.0122, {"name": "Warszawa", "name:de": "Warschau", "name:en": "Warsaw",
+                                          "name:fr": "Varsovie", "name:nl": "Warschau", "name:ja": "ワルシャワ"}),
+    ("koebenhavn", "dk", 55.6761, 12.5683, {"name": "København", "name:de": "Kopenhagen", "name:en": "Copenhagen",
+                                            "name:fr": "Copenhague", "name:nl": "Kopenhagen", "name:ja": "コペンハーゲン"}),
+]
 
 
 class Extract:
@@ -173,6 +207,15 @@ def build():
                           "name:de": "Sankt-Genesius-Rode", "name:ja": "シント・ジェネジウス・ローデ"})
     x.boundary("rode-boundary", 50.72, 4.33, 50.77, 4.39, 8, {"name": "Sint-Genesius-Rode"}, label=rode_label)
 
+    # Antwerpen: a municipality boundary labelled by the city, with six suburbs (points in
+    # suburbs: the returned object is the suburb, the town is the city).
+    antwerpen_names = {"name": "Antwerpen", "name:nl": "Antwerpen", "name:en": "Antwerp", "name:de": "Antwerpen",
+                       "name:fr": "Anvers", "name:ja": "アントウェルペン"}
+    antwerpen_label = x.place("antwerpen", "city", 51.2194, 4.4025, antwerpen_names)
+    x.boundary("antwerpen-boundary", 51.14, 4.32, 51.28, 4.50, 8, antwerpen_names, label=antwerpen_label)
+    for key, lat, lon, names in ANTWERPEN_SUBURBS:
+        x.place(key, "suburb", lat, lon, names)
+
     # --- Germany ------------------------------------------------------------------------
     x.place("koeln", "city", 50.9375, 6.9603,
             {"name": "Köln", "name:nl": "Keulen", "name:en": "Cologne", "name:fr": "Cologne", "name:ja": "ケルン"})
@@ -181,6 +224,13 @@ def build():
     x.place("aachen", "city", 50.7753, 6.0839, {"name": "Aachen", "name:nl": "Aken", "name:fr": "Aix-la-Chapelle"})
     # Monschau: a town with no translation at all.
     x.place("monschau", "town", 50.5549, 6.2400, {"name": "Monschau"})
+
+    # München: a bare city node (no boundary) with three suburbs inside its reach.
+    x.place("muenchen", "city", 48.1374, 11.5755,
+            {"name": "München", "name:de": "München", "name:en": "Munich", "name:fr": "Munich", "name:nl": "München",
+             "name:ja": "ミュンヘン"})
+    for key, lat, lon, names in MUENCHEN_SUBURBS:
+        x.place(key, "suburb", lat, lon, names)
 
     # --- France -------------------------------------------------------------------------
     x.place("lille", "city", 50.6292, 3.0573, {"name": "Lille", "name:nl": "Rijsel", "name:ja": "リール"})
@@ -191,6 +241,10 @@ def build():
     x.place("tokyo", "city", 35.6812, 139.7671,
             {"name": "東京", "name:ja": "東京", "name:en": "Tokyo", "name:nl": "Tokio", "name:de": "Tokio",
              "name:fr": "Tokyo"})
+
+    # --- More countries: one city each ------------------------------------------------
+    for key, _, lat, lon, names in CAPITALS:
+        x.place(key, "city", lat, lon, names)
 
     return x
 
@@ -241,6 +295,17 @@ def points(x):
         point("hameau", "hamlet outside any boundary", 49.3010, 2.5010, "fr", town_of(x, "hameau", "hamlet"),
               town_zoom10=None),
         point("tokyo", "city whose local name is Japanese", 35.6820, 139.7680, "jp", town_of(x, "tokyo", "city")),
+        *[point(f"antwerpen-{key}", "in a suburb of a city with a boundary: the town is the city",
+                round(lat + 0.0015, 4), round(lon + 0.0015, 4), "be", town_of(x, "antwerpen", "city"))
+          for key, lat, lon, _ in ANTWERPEN_SUBURBS],
+        point("antwerpen-centre", "city from a boundary with a label node, differing names", 51.2330, 4.3860, "be",
+              town_of(x, "antwerpen", "city")),
+        *[point(f"muenchen-{key}", "in a suburb of a city node without a boundary: the town is the city",
+                round(lat + 0.0015, 4), round(lon - 0.0015, 4), "de", town_of(x, "muenchen", "city"))
+          for key, lat, lon, _ in MUENCHEN_SUBURBS],
+        *[point(key, "a city in a further country", round(lat + 0.002, 4), round(lon + 0.002, 4), country,
+                town_of(x, key, "city"))
+          for key, country, lat, lon, _ in CAPITALS],
         point("north-sea", "at sea: no place at all", 54.0, 3.0, None, None),
         point("tyrol-nowhere", "on land far from any place: country only", 47.0, 10.0, "at", None),
     ]

@@ -2,7 +2,16 @@
 """Builds standin/*.json and standin/routes.json from samples/ (real Nominatim 5.3.3 answers).
 
 Run from this directory: python3 make_standin.py. The stand-in answers /reverse by lat, lon and
-accept-language (zoom and namedetails are ignored); no accept-language asks for local names:
+accept-language, and by zoom only where noted (namedetails is ignored); no accept-language asks
+for local names. The first matching route answers, in this order:
+
+- zoom 3 (any point but the sea): the country object with all its names (`namedetails`), in the
+  language asked: Belgium at brussel, Austria at the nowhere land point, else the Netherlands.
+  Real zoom-3 answers of the integration tier's Nominatim (samples/it_rev_z3_*, see
+  record_samples.py), whose country names come from Nominatim's built-in table.
+- noord (52.4040, 4.9430), a point in the suburb Amsterdam-Noord: at zoom 10 the city Amsterdam,
+  at any other zoom the suburb, with namedetails, in the language asked (or none): real answers
+  of the integration tier's Nominatim (samples/it_rev_z10_noord_*, it_rev_z14_noord_*).
 
 - amsterdam, brussel, denhaag, eindhoven (de, en, fr, ja, nl): the real zoom-10 answer of that
   language plus the real `namedetails` of the nl namedetails sample (raw name tags do not depend
@@ -46,6 +55,25 @@ def write(name, value):
 
 
 routes = []
+# Zoom 3: the country object (sea excepted: no country there).
+routes.append({"when": {"lat": "54.0", "lon": "3.0"}, "body_file": "sea.json"})
+for code, place in (("be", "brussel"), ("at", "nowhere"), ("nl", None)):
+    for lang in LANGS:
+        write(f"country_{code}_{lang}.json", load(f"it_rev_z3_{code}_{lang}"))
+        when = {"zoom": "3", "accept-language": lang}
+        if place:
+            lat, lon = {"brussel": query("rev_z10_brussel_nl"), "nowhere": ("47.0", "10.0")}[place]
+            when.update(lat=lat, lon=lon)
+        routes.append({"when": when, "body_file": f"country_{code}_{lang}.json"})
+# A suburb of a city: the city at zoom 10, the suburb otherwise.
+for lang in LANGS:
+    write(f"noord_z10_{lang}.json", load(f"it_rev_z10_noord_{lang}"))
+    routes.append({"when": {"lat": "52.404", "lon": "4.943", "zoom": "10", "accept-language": lang},
+                   "body_file": f"noord_z10_{lang}.json"})
+for lang in LANGS + [""]:
+    name = f"noord_{lang or 'local'}.json"
+    write(name, load(f"it_rev_z14_noord_{lang or 'nolang'}"))
+    routes.append({"when": {"lat": "52.404", "lon": "4.943", "accept-language": lang}, "body_file": name})
 for place in CITIES:
     names = load(f"rev_z10_{place}_nl_namedetails")["namedetails"]
     lat, lon = query(f"rev_z10_{place}_nl")
