@@ -53,8 +53,9 @@ public final class CachedRemoteReader: @unchecked Sendable {
 
     private func fetch(_ url: URL) throws -> Data? {
         try lock.withLock {
-            if let refusal = RemoteReference.refusal(fetching: url) {
-                throw LoadError.unreadable(file: url.absoluteString, reason: refusal)
+            // Never a local file nor any other scheme (the HTTP client refuses them too, and every redirect to them).
+            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw HTTPError.unsupportedScheme(url)
             }
             guard let db = database else { return try uncached(url) }
             return try fetch(url, db: db)

@@ -39,12 +39,4 @@ enum RemoteReference {
               scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { return nil }
         return scheme.lowercased()
     }
-
-    /// Why a URL to fetch is refused: any scheme but http(s) (nil: allowed).
-    static func refusal(fetching url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return "refused: only http and https URLs are fetched, never a local file or another scheme"
-        }
-        return nil
-    }
 }

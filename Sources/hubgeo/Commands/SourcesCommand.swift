@@ -19,10 +19,8 @@ struct SourcesCommand: ParsableCommand {
 
     func run() throws {
         let path = database.resolvedPath
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ValidationError("no database at \(path): nothing has been imported yet")
-        }
-        let entries = try DocumentCache.entries(store: OrganizationStore(path: path))
+        // No database yet: nothing was ever fetched (and listing creates none).
+        let entries = FileManager.default.fileExists(atPath: path) ? try DocumentCache.entries(store: OrganizationStore(path: path)) : []
         let now = Date()
         switch format {
         case .json:

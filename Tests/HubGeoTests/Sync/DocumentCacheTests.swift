@@ -276,6 +276,10 @@ struct DocumentCacheTests {
 
     @Test func sourcesListsTheCachedDocumentsAndWhetherTheLastImportUsedThem() throws {
         let tree = try Tree()
+        let none = try tree.cli.run(["sources", "--format", "json"])
+        #expect(none.status == 0, "\(none.stderr)")
+        #expect((try JSONSerialization.jsonObject(with: Data(none.stdout.utf8)) as? [Any])?.isEmpty == true, "\(none.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: tree.database), "listing creates no database")
         #expect(try tree.importing().status == 0)
         let table = try tree.cli.run(["sources"])
         #expect(table.status == 0)
