@@ -14,7 +14,7 @@ struct DocumentCacheKillTests {
     static let clubs = 30
 
     /// The body hash of every document of a version of the tree, by path.
-    static func hashes(version: String) throws -> [String: String] {
+    static func hashes(version: String, clubs: Int = clubs) throws -> [String: String] {
         let scratch = try TestPaths.temporaryDirectory()
         try Tree.write(version: version, clubs: clubs, into: scratch)
         var hashes: [String: String] = [:]
@@ -45,6 +45,39 @@ struct DocumentCacheKillTests {
             #expect(cached[path]?.usedByLastImport == true, "\(path)")
         }
         return version
+    }
+
+    /// Two first imports at once into one new database: one links its staged database into place,
+    /// the other syncs its staged organizations into that one, and its cache rows with them.
+    @Test func twoConcurrentFirstImportsFromAURLLeaveOneDatabaseWithTheWholeCache() throws {
+        let tree = try Tree(clubs: 10, staticDelay: 0.05)
+        try Tree.write(version: "A", clubs: 10, into: tree.directory)
+        let hashes = try Self.hashes(version: "A", clubs: 10)
+        let scratch = try TestPaths.temporaryDirectory()
+        var overlapped = 0
+        for round in 0..<3 {
+            let before = try tree.server.requests().count
+            let database = scratch.path("hub\(round).sqlite")
+            var environment = tree.cli.environment
+            environment["HUBGEO_DB"] = database
+            let first = try ImportRobustnessTests.start(["import", tree.root], environment: environment, in: scratch, name: "a\(round)")
+            let second = try ImportRobustnessTests.start(["import", tree.root], environment: environment, in: scratch, name: "b\(round)")
+            #expect(ImportRobustnessTests.wait(first, timeout: 120) && ImportRobustnessTests.wait(second, timeout: 120))
+            #expect(first.terminationStatus == 0 && second.terminationStatus == 0, "round \(round)")
+            let store = try OrganizationStore(path: database)
+            let count = try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0 }
+            #expect(count == 11, "round \(round)")
+            let entries = try DocumentCache.entries(store: store)
+            let base = tree.server.baseURL.absoluteString
+            #expect(Dictionary(uniqueKeysWithValues: entries.map { (String($0.url.dropFirst(base.count)), $0.bodyHash ?? "") }) == hashes,
+                    "round \(round)")
+            #expect(entries.allSatisfy { $0.usedByLastImport }, "round \(round)")
+            // Both fetched every document whole: both staged a new database, and one synced into the other's.
+            let requests = try tree.server.requests().dropFirst(before)
+            if requests.count == 2 * hashes.count && requests.allSatisfy({ $0.status == 200 && !$0.isConditional }) { overlapped += 1 }
+        }
+        #expect(overlapped >= 1, "at least one round ran both first imports at once")
+        print("concurrent first imports from a URL: \(overlapped) of 3 rounds staged both")
     }
 
     @Test func killedFetchingImportLeavesOrganizationsAndCacheBothOldOrBothNew() throws {
