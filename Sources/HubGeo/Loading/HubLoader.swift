@@ -229,6 +229,15 @@ public struct HubLoader: Sendable {
 
         let path = chain + [location]
         for include in includes {
+            // A remote tree may point to http(s) documents only: never a local file, never above the server's root.
+            if case .remote(let base) = location, let refusal = RemoteReference.refusal(include.reference, from: base) {
+                guard state.validating else {
+                    throw LoadError.invalidDocument(file: location.description, jsonPath: include.jsonPath, reason: refusal)
+                }
+                state.diagnostics.append(Diagnostic(severity: .error, file: location.description, jsonPath: include.jsonPath,
+                                                    line: include.line, message: refusal))
+                continue
+            }
             let target = location.resolvingInclude(include.reference)
             if let start = path.firstIndex(of: target) {
                 let cycle = LoadError.includeCycle(chain: (path[start...] + [target]).map(\.description))

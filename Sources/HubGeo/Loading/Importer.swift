@@ -17,11 +17,24 @@ import GRDB
 ///   database appears: no other process ever sees a half-made database, a failed first import
 ///   removes only its own staging file, and when another import created the database meanwhile,
 ///   the staged data is synced into that one (from the staged file, not by reading the tree again).
+///
+/// With a ``CachedRemoteReader``, documents fetched by URL go through the document cache, whose
+/// writes are part of the same transaction (or staged database): the cache and the organizations
+/// always hold the same import.
 public struct Importer: Sendable {
     public let reader: DocumentReader
+    /// The document cache's reader, when remote documents go through it.
+    public let remote: CachedRemoteReader?
 
     public init(reader: DocumentReader) {
         self.reader = reader
+        self.remote = nil
+    }
+
+    /// An importer whose http(s) documents go through the document cache.
+    public init(remote: CachedRemoteReader) {
+        self.reader = remote.reader
+        self.remote = remote
     }
 
     /// What an import read and did.
@@ -39,6 +52,8 @@ public struct Importer: Sendable {
         public var createdDatabase = false
         /// Things the user should know about the database itself (a half-made one rebuilt).
         public var notes: [String] = []
+        /// What happened to each document fetched by URL (nil without a ``CachedRemoteReader``).
+        public var documents: DocumentTraffic?
     }
 
     public struct AppliedOverride: Sendable {
@@ -99,10 +114,17 @@ public struct Importer: Sendable {
                                           orphanLevel2Files: [], source: root.description),
                             summary: ImportSummary(), databasePath: store.path)
         let loader = HubLoader(reader: reader)
-        report.summary = try store.importOrganizations(source: root.description, now: now) { add in
-            report.data = try loader.load(root: root, level2Files: level2Files) { organization in
-                report.count(organization)
-                try add(organization)
+        report.summary = try store.importOrganizations(source: root.description, now: now) { add, db in
+            func load() throws {
+                report.data = try loader.load(root: root, level2Files: level2Files) { organization in
+                    report.count(organization)
+                    try add(organization)
+                }
+            }
+            if let remote {
+                report.documents = try remote.reading(db, now: now, load).1
+            } else {
+                try load()
             }
         }
         return report
@@ -136,8 +158,9 @@ public struct Importer: Sendable {
         // Another process created the database while this one read the tree: sync the staged data into it.
         let staged = try OrganizationStore(path: staging.path, connections: .single)
         let store = try OrganizationStore(path: path, connections: .single)
-        report.summary = try store.importOrganizations(source: root.description, now: now) { add in
+        report.summary = try store.importOrganizations(source: root.description, now: now) { add, db in
             try staged.forEachStored { try add($0) }
+            try DocumentCache.copy(from: staged, into: db)
         }
         try staged.checkpointAndClose()
         return report

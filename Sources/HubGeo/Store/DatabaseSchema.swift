@@ -57,7 +57,8 @@ enum DatabaseSchema {
         if hasOrganization && !hasGeometry {
             return .halfMade(hasMetadata ? "table organization has no geometry column geom" : "the SpatiaLite metadata is missing")
         }
-        guard hasMetadata, try migrator.hasCompletedMigrations(db), try GeocodeCache.migrator.hasCompletedMigrations(db)
+        guard hasMetadata, try migrator.hasCompletedMigrations(db), try GeocodeCache.migrator.hasCompletedMigrations(db),
+              try DocumentCache.migrator.hasCompletedMigrations(db)
         else { return .needsSetUp }
         return .current
     }

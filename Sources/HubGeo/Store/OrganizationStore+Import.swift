@@ -21,6 +21,15 @@ extension OrganizationStore {
     @discardableResult
     public func importOrganizations(source: String, now: Date = Date(),
                                     _ produce: (_ add: (Organization) throws -> Void) throws -> Void) throws -> ImportSummary {
+        try withoutActuallyEscaping(produce) { produce in
+            try importOrganizations(source: source, now: now) { add, _ in try produce(add) }
+        }
+    }
+
+    /// The same, with `produce` given the import's database too, for writes that must commit or
+    /// roll back with the organizations (the document cache's).
+    func importOrganizations(source: String, now: Date = Date(),
+                             _ produce: (_ add: (Organization) throws -> Void, _ db: Database) throws -> Void) throws -> ImportSummary {
         try pool.write { db in
             // A large import touches the table and its indexes all over: a 64 MiB page cache
             // for this connection instead of 2 MiB keeps them in memory (restored afterwards).
@@ -30,7 +39,7 @@ extension OrganizationStore {
             var sync = try SyncState(db)
             let triggers = sync.existing.isEmpty ? try SpatialIndex.beginBulkLoad(db) : nil
             let writer = try RowWriter(db)
-            try produce { organization in try sync.apply(organization, writer: writer, db: db) }
+            try produce({ organization in try sync.apply(organization, writer: writer, db: db) }, db)
             try sync.removeUnseen(db)
             if let triggers { try SpatialIndex.finishBulkLoad(db, restoring: triggers) }
             var summary = sync.summary

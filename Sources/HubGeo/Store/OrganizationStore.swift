@@ -99,6 +99,7 @@ public final class OrganizationStore: Sendable {
                 }
                 try DatabaseSchema.migrator.migrate(pool)
                 try GeocodeCache.migrate(pool)
+                try DocumentCache.migrate(pool)
                 try pool.read { db in
                     if case .halfMade(let reason) = try DatabaseSchema.state(db) {
                         throw StoreError.halfMade(path: path, reason: reason)

@@ -13,6 +13,9 @@ struct ImportCommand: ParsableCommand {
             The import is a sync in one transaction: organizations no longer in the data are removed. \
             Malformed JSON, an include cycle or a missing include fail the import and leave the database \
             as it was; an unusable record is skipped with a warning naming its file and JSON path.
+            Documents fetched by URL are kept in the database's document cache: a re-import asks the \
+            server whether each changed (If-None-Match / If-Modified-Since) and reuses the stored copy \
+            on a 304; a 5xx, a timeout or a reset keeps the last good copy, with a warning.
             """)
 
     @Argument(help: "Level 1 root: file, folder or URL.")
@@ -21,18 +24,58 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("level2"), help: "A Level 2 file to merge besides those found by nickname (repeatable).")
     var level2Files: [String] = []
 
-    @Flag(help: "Also list every organization added, changed or removed.")
+    @Flag(help: "Also list every organization added, changed or removed, and every document fetched by URL.")
     var verbose = false
+
+    @Option(name: .customLong("max-age"), help: ArgumentHelp(
+        "Make no request for a cached document younger than this (e.g. 7d, 12h, 30m, 90s).", valueName: "duration"))
+    var maxAge: String?
+
+    @Flag(help: "Ignore the document cache: fetch every document whole (and store it).")
+    var refresh = false
+
+    @Flag(help: "Make no request: import from the document cache only (a document never fetched is an error).")
+    var offline = false
 
     @OptionGroup var database: DatabaseOptions
 
+    func validate() throws {
+        if [maxAge != nil, refresh, offline].filter({ $0 }).count > 1 {
+            throw ValidationError("--max-age, --refresh and --offline exclude each other; give one")
+        }
+        if let maxAge, DocumentCachePolicy.duration(maxAge) == nil {
+            throw ValidationError("--max-age must be a duration such as 7d, 12h, 30m or 90s (units s, m, h, d, w), not \"\(maxAge)\"")
+        }
+    }
+
+    var policy: DocumentCachePolicy {
+        if offline { return .offline }
+        if refresh { return .refresh }
+        if let seconds = maxAge.flatMap(DocumentCachePolicy.duration) { return .maxAge(seconds) }
+        return .revalidate
+    }
+
     func run() throws {
-        let importer = Importer(reader: .standard(configuration: HTTPSettings.configuration(), maxFileBytes: HTTPSettings.maxFileBytes()))
+        let importer = Importer(remote: CachedRemoteReader(configuration: HTTPSettings.configuration(),
+                                                           maxFileBytes: HTTPSettings.maxFileBytes(), policy: policy))
         let root: DocumentLocation = source.map(DocumentLocation.init(argument:)) ?? .embedded(EmbeddedData.rootName)
         let report = try importer.run(root: root, level2Files: level2Files.map(DocumentLocation.init(argument:)),
                                       database: database.resolvedPath)
         let summary = report.summary, data = report.data
         for note in report.notes { Console.note("note: \(note)") }
+        if let documents = report.documents {
+            for warning in documents.warnings { Console.note(warning) }
+            if offline {
+                for document in documents.fromCache {
+                    Console.note("offline: \(document.url): cached copy \(RFC3339.age(document.age ?? 0)) old")
+                }
+                let absent = documents.documents.filter { $0.outcome == .absent }
+                if !absent.isEmpty {
+                    let oldest = absent.compactMap(\.age).max() ?? 0
+                    Console.note("offline: \(absent.count) documents known not to exist (answers up to \(RFC3339.age(oldest)) old)")
+                }
+            }
+        }
         for diagnostic in data.diagnostics { Console.note(diagnostic.description) }
         for applied in report.overrides {
             let override = applied.override
@@ -45,6 +88,10 @@ struct ImportCommand: ParsableCommand {
             let unlisted = summary.addedCount + summary.changedCount + summary.removedCount
                 - summary.added.count - summary.changed.count - summary.removed.count
             if unlisted > 0 { Console.print("(\(unlisted) more not listed)") }
+            for document in report.documents?.documents ?? [] {
+                let age = document.age.map { " (\(RFC3339.age($0)) old)" } ?? ""
+                Console.print("\(document.outcome.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(document.url)\(age)")
+            }
         }
         for rename in summary.probableRenames {
             let same = rename.sameFullName ? "same full name" : "same nickname"
@@ -59,5 +106,23 @@ struct ImportCommand: ParsableCommand {
             \(summary.unchanged) unchanged\(summary.probableRenames.isEmpty ? "" : " (\(summary.probableRenames.count) probable renames)"); \
             \(data.diagnostics.count) warnings
             """)
+        guard let documents = report.documents, !documents.documents.isEmpty else { return }
+        Console.print("  " + Self.describe(documents))
+        if documents.nothingChanged && summary.addedCount + summary.changedCount + summary.removedCount == 0 {
+            Console.print("  Nothing changed since the last import: the organizations are untouched.")
+        }
+    }
+
+    /// "Documents: 2 fetched, 40 not modified, 3 from the cache (ages 2h to 3d 1h), 86 absent; 2 requests, 12,345 bytes transferred"
+    static func describe(_ traffic: DocumentTraffic) -> String {
+        let ages = traffic.fromCache.compactMap(\.age)
+        var fromCache = "\(traffic.fromCache.count) served from the cache"
+        if let youngest = ages.min(), let oldest = ages.max() {
+            fromCache += youngest == oldest || RFC3339.age(youngest) == RFC3339.age(oldest)
+                ? " (\(RFC3339.age(oldest)) old)" : " (\(RFC3339.age(youngest)) to \(RFC3339.age(oldest)) old)"
+        }
+        let bytes = traffic.bytesTransferred.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+        return "Documents: \(traffic.count(.fetched)) fetched, \(traffic.count(.notModified)) not modified, \(fromCache), "
+            + "\(traffic.count(.absent)) absent (404); \(traffic.requests) requests, \(bytes) bytes transferred"
     }
 }

@@ -65,11 +65,16 @@ final class LoopbackServer: @unchecked Sendable {
         var headers: [String: String]
         /// The client's TCP port: equal ports mean one reused connection.
         var clientPort: Int
+        /// The status answered (static files and controlled paths only).
+        var status: Int?
 
         enum CodingKeys: String, CodingKey {
-            case t, method, path, query, headers
+            case t, method, path, query, headers, status
             case clientPort = "client_port"
         }
+
+        /// True when the request asked whether the document changed (`If-None-Match` or `If-Modified-Since`).
+        var isConditional: Bool { headers["if-none-match"] != nil || headers["if-modified-since"] != nil }
     }
 
     enum StartError: Error, CustomStringConvertible {
@@ -90,6 +95,8 @@ final class LoopbackServer: @unchecked Sendable {
     /// Temporary directory holding this server's script and log.
     let directory: URL
     private let logURL: URL
+    /// Read by the server at every request: paths answered with a given response (see ``control(_:)``).
+    private let controlURL: URL
     private let process: Process
     private let stdinPipe: Pipe
     private let lock = NSLock()
@@ -104,16 +111,19 @@ final class LoopbackServer: @unchecked Sendable {
     /// Throws with a clear message when the port line does not arrive in
     /// `startTimeout` seconds.
     init(root: URL? = nil, script: [String: [Response]]? = nil,
-         lifetime: TimeInterval = 60, startTimeout: TimeInterval = 10) throws {
+         lifetime: TimeInterval = 60, startTimeout: TimeInterval = 10, staticDelay: TimeInterval = 0) throws {
         let fileManager = FileManager.default
         directory = fileManager.temporaryDirectory
             .appendingPathComponent("hubgeo-loopback-\(UUID().uuidString)")
         try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
         logURL = directory.appendingPathComponent("requests.jsonl")
+        controlURL = directory.appendingPathComponent("control.json")
 
         var arguments = [Self.scriptURL.path, "--log", logURL.path,
-                         "--lifetime", String(lifetime), "--exit-on-stdin-eof"]
+                         "--lifetime", String(lifetime), "--exit-on-stdin-eof",
+                         "--control", controlURL.path]
         if let root { arguments += ["--root", root.path] }
+        if staticDelay > 0 { arguments += ["--static-delay", String(staticDelay)] }
         if let script {
             let scriptFile = directory.appendingPathComponent("script.json")
             try JSONEncoder().encode(script).write(to: scriptFile)
@@ -158,6 +168,19 @@ final class LoopbackServer: @unchecked Sendable {
     /// A URL on this server, e.g. `url("/__big?bytes=10")`.
     func url(_ pathAndQuery: String) -> URL {
         URL(string: baseURL.absoluteString + pathAndQuery)!
+    }
+
+    /// From now on, each of these paths answers its response instead of its script or static file
+    /// (a fault injected between two runs, say); an empty dictionary ends that.
+    func control(_ responses: [String: Response]) throws {
+        let temporary = directory.appendingPathComponent("control.json.new")
+        try JSONEncoder().encode(responses).write(to: temporary)
+        _ = rename(temporary.path, controlURL.path)  // atomic: the server never reads half a file
+    }
+
+    /// The requests logged so far for one path.
+    func requests(path: String) throws -> [Request] {
+        try requests().filter { $0.path == path }
     }
 
     /// The requests logged so far, in arrival order.

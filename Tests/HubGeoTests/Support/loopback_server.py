@@ -23,16 +23,27 @@ Routes, first match wins:
                               times (default: unlimited); when all matching
                               ones are used up, the last matching one repeats.
                               Lets one stand-in replay many recorded samples.
-  --root DIR                  static files from DIR
+  --control FILE.json         read at every request: {"/path": response} (as in
+                              --script, one response); the path answers that
+                              instead of its script or static file. Lets a test
+                              inject a fault between two runs of a client.
+  --root DIR                  static files from DIR, with validators: an ETag
+                              (a hash of the content, so rewriting a file
+                              changes it) and Last-Modified (the file's mtime);
+                              If-None-Match (else If-Modified-Since) that still
+                              matches answers 304 Not Modified, no body.
   otherwise                   404
 
 Every request is appended to --log FILE as one JSON line:
   {"t": monotonic seconds, "method", "path", "query", "headers" (lower-cased
-   names), "client_port"} and flushed before the response is sent.
+   names), "client_port"} and flushed before the response is sent; static
+  files add "status" (200, 304 or 404).
 """
 
 import argparse
+import email.utils
 import gzip
+import hashlib
 import json
 import mimetypes
 import os
@@ -53,6 +64,8 @@ class Config:
     script = {}
     script_dir = "."
     log_path = None
+    control_path = None
+    static_delay = 0.0
 
 
 LOCK = threading.Lock()
@@ -107,7 +120,16 @@ def next_scripted(path, params=None):
     return responses[min(index, len(responses) - 1)]
 
 
-def log_request(handler, path, query):
+def control_response(path):
+    if not Config.control_path or not os.path.exists(Config.control_path):
+        return None
+    with LOCK:
+        with open(Config.control_path, encoding="utf-8") as f:
+            control = json.load(f)
+    return control.get(path)
+
+
+def log_request(handler, path, query, status=None):
     if not Config.log_path:
         return
     entry = {
@@ -118,6 +140,8 @@ def log_request(handler, path, query):
         "headers": {name.lower(): value for name, value in handler.headers.items()},
         "client_port": handler.client_address[1],
     }
+    if status is not None:
+        entry["status"] = status
     with LOCK:
         with open(Config.log_path, "a", encoding="utf-8") as log:
             log.write(json.dumps(entry) + "\n")
@@ -154,6 +178,13 @@ class Handler(BaseHTTPRequestHandler):
     def dispatch(self):
         parts = urlsplit(self.path)
         path, query = parts.path, parts.query
+        controlled = control_response(path)
+        if controlled is not None:
+            log_request(self, path, query, controlled.get("status", 200) if "action" not in controlled else None)
+            return self.scripted(controlled)
+        if Config.root is not None and path not in Config.script and "*" not in Config.script \
+                and not path.startswith("/__"):
+            return self.static(path, query)
         log_request(self, path, query)
         params = parse_qs(query)
         if path == "/__big":
@@ -167,7 +198,7 @@ class Handler(BaseHTTPRequestHandler):
         if scripted is not None:
             return self.scripted(scripted)
         if Config.root is not None:
-            return self.static(path)
+            return self.static(path, query)
         return self.send(404, {"Content-Type": "text/plain"}, b"not found\n")
 
     # -- responses -------------------------------------------------------
@@ -240,15 +271,41 @@ class Handler(BaseHTTPRequestHandler):
         if chunked:
             self.wfile.write(b"0\r\n\r\n")
 
-    def static(self, path):
+    def static(self, path, query=""):
+        if Config.static_delay > 0:
+            time.sleep(min(Config.static_delay, remaining_lifetime()))
         root = os.path.realpath(Config.root)
         target = os.path.realpath(os.path.join(root, unquote(path).lstrip("/")))
         if (target != root and not target.startswith(root + os.sep)) or not os.path.isfile(target):
+            log_request(self, path, query, 404)
             return self.send(404, {"Content-Type": "text/plain"}, b"not found\n")
         with open(target, "rb") as f:
             body = f.read()
+        mtime = int(os.stat(target).st_mtime)
+        validators = {
+            "ETag": '"%s"' % hashlib.sha256(body).hexdigest()[:16],
+            "Last-Modified": email.utils.formatdate(mtime, usegmt=True),
+        }
+        if self.not_modified(validators["ETag"], mtime):
+            log_request(self, path, query, 304)
+            return self.send(304, validators, b"", content_length=0)
         content_type = mimetypes.guess_type(target)[0] or "application/octet-stream"
-        self.send(200, {"Content-Type": content_type}, body)
+        log_request(self, path, query, 200)
+        self.send(200, dict(validators, **{"Content-Type": content_type}), body)
+
+    def not_modified(self, etag, mtime):
+        """RFC 9110 13.2.2: If-None-Match wins; If-Modified-Since only without it."""
+        if_none_match = self.headers.get("If-None-Match")
+        if if_none_match is not None:
+            tags = [tag.strip() for tag in if_none_match.split(",")]
+            return "*" in tags or etag in tags or ("W/" + etag) in tags
+        since = self.headers.get("If-Modified-Since")
+        if since:
+            try:
+                return mtime <= email.utils.parsedate_to_datetime(since).timestamp()
+            except (TypeError, ValueError):
+                return False
+        return False
 
 
 class Server(ThreadingHTTPServer):
@@ -267,6 +324,8 @@ def main():
     parser.add_argument("--root")
     parser.add_argument("--script")
     parser.add_argument("--log")
+    parser.add_argument("--control")
+    parser.add_argument("--static-delay", type=float, default=0.0, help="seconds before each static answer")
     parser.add_argument("--lifetime", type=float, default=60.0)
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="also exit when stdin reaches EOF (the parent died)")
@@ -275,6 +334,8 @@ def main():
     Config.lifetime = args.lifetime
     Config.root = args.root
     Config.log_path = args.log
+    Config.control_path = args.control
+    Config.static_delay = args.static_delay
     if args.script:
         with open(args.script, encoding="utf-8") as f:
             Config.script = json.load(f)
