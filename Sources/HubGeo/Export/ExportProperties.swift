@@ -8,7 +8,7 @@ public struct ExportProperties: Sendable, Equatable {
 
     /// Every field an export may write, in the order it writes them.
     public static let fieldNames = [
-        "name", "nickName", "type", "town", "localizedTown", "localizedCountry", "language",
+        "name", "nickName", "type", "town", "localizedTown", "localizedTownSource", "localizedCountry", "language",
         "website", "wikipedia", "remark", "remarkLanguage", "fotobondNumber", "memberCount",
     ]
 
@@ -38,6 +38,7 @@ public struct ExportProperties: Sendable, Equatable {
         add("town", organization.town)
         if let localized = match.localized {
             add("localizedTown", localized.town)
+            add("localizedTownSource", localized.town == nil ? nil : localized.townSource?.rawValue)
             add("localizedCountry", localized.country)
             add("language", localized.language)
         }
