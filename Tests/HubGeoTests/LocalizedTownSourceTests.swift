@@ -233,6 +233,17 @@ struct LocalizedTownSourceTests {
         }
         let badURL = try cli.run(["search", "x", "--lang", "en", "--nominatim-url", "ftp://example.org"])
         #expect(badURL.status == 1 && badURL.stderr.contains("not an http(s) URL"), "\(badURL.stderr)")
+        // The settings are read only with --lang: a broken config file stops no other query.
+        let config = directory.path("broken-config")
+        try "zoom = 99\n".write(toFile: config, atomically: true, encoding: .utf8)
+        var broken = cli
+        broken.environment["HUBGEO_CONFIG"] = config
+        for arguments in [["search", "Woensel"], ["near", "51.4", "5.4", "--km", "50"], ["show", "fcWoensel"], ["export", "kml"]] {
+            let result = try broken.run(arguments)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(arguments): \(result.stderr)")
+        }
+        let withLanguage = try broken.run(["search", "Woensel", "--lang", "en"])
+        #expect(withLanguage.status == 1 && withLanguage.stderr.contains("zoom \"99\" in \(config) is not 0-18"), "\(withLanguage.stderr)")
         for command in ["near", "bbox", "search", "show", "export"] {
             let help = try cli.run([command, "--help"])
             let text = help.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
