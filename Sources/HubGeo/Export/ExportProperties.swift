@@ -24,7 +24,8 @@ public struct ExportProperties: Sendable, Equatable {
 
     /// The properties of `match`. `language` (ISO 639-1) chooses the remark, falling back to
     /// English, then any; without it the language of `match.localized` does. The localized
-    /// town, country and language come from `match.localized` when the query filled it.
+    /// town, its source (`nominatim` or `level1`), the country and the language come from
+    /// `match.localized` when the query filled it.
     public init(_ match: PlaceMatch, language: String? = nil) {
         let organization = match.organization
         id = organization.stableID
