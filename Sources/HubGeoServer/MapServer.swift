@@ -22,12 +22,18 @@ public final class MapServer: Sendable {
     public let store: OrganizationStore
     public let settings: ServerSettings
     let page: String
-    let preferredEndpoint: String?
+    /// Where the cached localized places that `lang` shows come from: the endpoint and zoom
+    /// `hubgeo localize` asks with.
+    let localizationEndpoint: String
+    let localizationZoom: Int
 
-    public init(store: OrganizationStore, settings: ServerSettings, assets: LeafletAssets, preferredEndpoint: String? = nil) throws {
+    public init(store: OrganizationStore, settings: ServerSettings, assets: LeafletAssets,
+                localizationEndpoint: String = NominatimConfiguration.publicEndpoint.absoluteString,
+                localizationZoom: Int = NominatimConfiguration.defaultZoom) throws {
         self.store = store
         self.settings = settings
-        self.preferredEndpoint = preferredEndpoint
+        self.localizationEndpoint = localizationEndpoint
+        self.localizationZoom = localizationZoom
         let languages = settings.languages.isEmpty ? try store.cachedLanguages() : settings.languages
         let statistics = try store.statistics()
         var extent: [Double]?
@@ -70,6 +76,11 @@ public final class MapServer: Sendable {
         try await app.runService()  // stops gracefully on SIGTERM and SIGINT
     }
 
+    /// The cached answers `lang` shows: in `language`, from the server's endpoint and zoom.
+    func localization(_ language: String?) -> LocalizationSource? {
+        language.map { LocalizationSource(language: $0, endpoint: localizationEndpoint, zoom: localizationZoom) }
+    }
+
     // MARK: - Endpoints (each returns the response body; throws APIError for a 4xx)
 
     func near(_ query: QueryParameters) throws -> String {
@@ -77,8 +88,7 @@ public final class MapServer: Sendable {
         let lat = try query.number("lat", in: -90...90)!
         let lon = try query.number("lon", in: -180...180)!
         let language = try query.language()
-        let filter = OrganizationFilter(type: try query.type(), language: language,
-                                        preferredEndpoint: language == nil ? nil : preferredEndpoint)
+        let filter = OrganizationFilter(type: try query.type(), localization: localization(language))
         let center = GeoPoint(latitude: lat, longitude: lon)
         switch (query.has("km"), query.has("nearest")) {
         case (true, true): throw APIError.badParameter("nearest", "give km or nearest, not both")
@@ -106,7 +116,7 @@ public final class MapServer: Sendable {
         guard south <= north else { throw APIError.badParameter("minlat", "minlat \(south) is north of maxlat \(north)") }
         let language = try query.language()
         return try MapGeoJSON.collection(store, .within(west: west, south: south, east: east, north: north), type: try query.type(),
-                                         language: language, preferredEndpoint: language == nil ? nil : preferredEndpoint,
+                                         localization: localization(language),
                                          cap: settings.featureCap).json
     }
 
@@ -116,8 +126,8 @@ public final class MapServer: Sendable {
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badParameter("q", "q is empty") }
         guard text.count <= 200 else { throw APIError.badParameter("q", "q is longer than 200 characters") }
         let language = try query.language()
-        return try MapGeoJSON.collection(store, .search(text), type: try query.type(), language: language,
-                                         preferredEndpoint: language == nil ? nil : preferredEndpoint, cap: settings.featureCap).json
+        return try MapGeoJSON.collection(store, .search(text), type: try query.type(),
+                                         localization: localization(language), cap: settings.featureCap).json
     }
 
     func organization(id: String, _ query: QueryParameters) throws -> String {
@@ -136,7 +146,7 @@ public final class MapServer: Sendable {
         guard ExportProperties(match).id == id else { throw APIError(status: 404, message: "no organization has the id \(id)", parameter: "id") }
         if let language {
             // As `hubgeo show --lang` answers: the language even when nothing is cached for it.
-            match.localized = try store.localizedPlace(at: organization.coordinates, language: language, preferredEndpoint: preferredEndpoint)
+            match.localized = try store.localizedPlace(of: organization, source: localization(language)!)
                 ?? LocalizedPlace(language: language, town: nil, country: nil)
         }
         return try MapGeoJSON.collection([match], language: language)

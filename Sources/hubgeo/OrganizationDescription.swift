@@ -22,8 +22,13 @@ struct OrganizationDescription {
         add("Type", o.type.rawValue)
         add("Town", o.town)
         if let localized {
-            add("Town (\(localized.language))", localized.town ?? "\(o.town) (not localized)")
-            add("Country (\(localized.language))", localized.country ?? "(not localized)")
+            if localized.town == nil {
+                add("Town (\(localized.language))", "\(o.town) (not localized)")
+                add("Country (\(localized.language))", localized.country ?? "(not localized)")
+            } else {
+                add("Town (\(localized.language))", ResultPrinter.markedTown(localized))
+                add("Country (\(localized.language))", localized.country ?? "(none: Nominatim found no place here)")
+            }
         }
         add("Coordinates", "\(o.coordinates.latitude), \(o.coordinates.longitude)")
         add("Id", o.stableID)
@@ -39,6 +44,9 @@ struct OrganizationDescription {
         add("Level 1 file", o.level1Source)
         add("Level 2 file", o.level2Source)
         var text = table.render(includeHeader: false)
+        if let localized, localized.townSource == .level1 {
+            text += "\n\n" + ResultPrinter.level1Legend(language: localized.language)
+        }
         if !o.overrides.isEmpty {
             text += "\n\nLevel 2 overrides:"
             for override in o.overrides {

@@ -5,14 +5,30 @@ import HubGeo
 enum ResultPrinter {
     /// Prints what `selection` picks, in `order`. JSON and GeoJSON stream from the database to
     /// standard output, so memory stays flat however many organizations match; a table needs all
-    /// of them for its column widths.
+    /// of them for its column widths. With the filter's localization, results carry the cached
+    /// localized places (see ``print(_:format:language:)``).
     static func print(_ store: OrganizationStore, _ selection: OrganizationSelection, filter: OrganizationFilter,
-                      order: ResultOrder, format: OutputFormat, language: String?) throws {
+                      order: ResultOrder, format: OutputFormat) throws {
+        let language = filter.language
+        var unlocalized = 0
+        var total = 0
+        func count(_ match: PlaceMatch) {
+            total += 1
+            if match.localized == nil { unlocalized += 1 }
+        }
+        /// On stderr: how many results have no cached answer, and where `localize` would get them.
+        func noteUnlocalized() {
+            guard unlocalized > 0, let source = filter.localization else { return }
+            Console.note("No answer cached in \(source.language) from \(source.endpoint) at zoom \(source.zoom) for \(unlocalized) of "
+                + "\(total) organization\(total == 1 ? "" : "s") (hubgeo localize --lang \(source.language) caches them).")
+        }
         switch format {
         case .table:
             var matches: [PlaceMatch] = []
             try store.forEachChunk(selection, filter: filter, order: order) { matches += $0 }
+            matches.forEach(count)
             try print(matches, format: .table, language: language)
+            noteUnlocalized()
         case .json:
             fflush(nil)
             let sink = FileDescriptorSink.standardOutput()
@@ -20,6 +36,7 @@ enum ResultPrinter {
             try writer.begin()
             try store.forEachChunk(selection, filter: filter, order: order) { chunk in
                 for match in chunk {
+                    count(match)
                     try writer.write(match.organization, distanceMeters: match.distanceMeters, localized: language.map { code in
                         match.localized ?? LocalizedPlace(language: code, town: nil, country: nil)
                     })
@@ -27,6 +44,7 @@ enum ResultPrinter {
             }
             try writer.finish()
             try sink.flush()
+            noteUnlocalized()
         case .geojson:
             fflush(nil)
             let sink = FileDescriptorSink.standardOutput()
@@ -38,8 +56,10 @@ enum ResultPrinter {
         }
     }
 
-    /// With a `language`, the table shows the cached localized town (else the Level 1 town)
-    /// and country, and JSON carries `language`, `localizedTown` and `localizedCountry`.
+    /// With a `language`, the table shows the localized town (the Level 1 town, marked with
+    /// ``level1Marker``, where Nominatim has none; the Level 1 town, unmarked, where nothing is
+    /// cached) and country, and JSON carries `language`, `localizedTown`, `localizedTownSource`
+    /// and `localizedCountry`.
     static func print(_ matches: [PlaceMatch], format: OutputFormat, language: String? = nil) throws {
         switch format {
         case .json:
@@ -59,15 +79,33 @@ enum ResultPrinter {
             let extra = language == nil ? [] : ["Country"]
             var table = TextTable(headers: ["Name", "Type", "Town"] + extra + (showDistance ? ["Distance (km)"] : []),
                                   alignments: [.left, .left, .left] + extra.map { _ in .left } + (showDistance ? [.right] : []))
+            var marked = false
             for match in matches {
                 let organization = match.organization
-                var row = [organization.fullName, organization.type.rawValue, match.localized?.town ?? organization.town]
+                let town = match.localized.map(markedTown) ?? organization.town
+                marked = marked || match.localized?.townSource == .level1
+                var row = [organization.fullName, organization.type.rawValue, town]
                 if language != nil { row.append(match.localized?.country ?? "") }
                 if showDistance { row.append(match.distanceMeters.map { String(format: "%.2f", $0 / 1000) } ?? "") }
                 table.append(row)
             }
             Console.print(table.render())
+            if marked, let language { Console.print("\n" + level1Legend(language: language)) }
         }
+    }
+
+    /// Follows a town the Level 1 data gave where Nominatim has none, in tables.
+    static let level1Marker = "*"
+
+    /// The localized town as a table shows it: marked when it is the Level 1 town.
+    static func markedTown(_ place: LocalizedPlace) -> String {
+        guard let town = place.town else { return "" }
+        return place.townSource == .level1 ? "\(town) \(level1Marker)" : town
+    }
+
+    /// The line under a table with marked towns that explains the marker.
+    static func level1Legend(language: String) -> String {
+        "\(level1Marker) Level 1 town: the cached Nominatim answer (\(language)) has no town at these coordinates"
     }
 
     /// A pretty GeoJSON FeatureCollection, as `hubgeo export geojson --pretty` writes it.

@@ -69,6 +69,18 @@ struct ExportGoldenTests {
                             '2026-01-01T00:00:00Z')
                     """, arguments: [coordinate.latitudeE6, coordinate.longitudeE6, town, index % 2 == 0 ? "Nederland" : "België"])
             }
+            // Newer answers at another zoom and from another endpoint, for every point: the queries
+            // (zoom 14 at https://nominatim.example) never show them.
+            for (index, row) in points.enumerated() {
+                let coordinate = GeocodeCoordinate(GeoPoint(latitude: row["latitude"], longitude: row["longitude"]))
+                for (endpoint, zoom) in [("https://nominatim.example", 18), ("https://elsewhere.example", 14)] {
+                    try db.execute(sql: """
+                        INSERT OR REPLACE INTO geocode_cache (latitude_e6, longitude_e6, language, endpoint, zoom, status, town,
+                            town_key, country, country_code, source, raw_response, fetched_at)
+                        VALUES (?, ?, 'nl', ?, ?, 'found', ?, 'road', 'Elders', 'xx', 'request', '{}', '2026-06-01T00:00:00Z')
+                        """, arguments: [coordinate.latitudeE6, coordinate.longitudeE6, endpoint, zoom, "Straat \(index) (\(zoom))"])
+                }
+            }
         }
     }
 

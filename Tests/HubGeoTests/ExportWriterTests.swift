@@ -83,11 +83,13 @@ struct ExportWriterTests {
         organization.remarks = []
         let localized = LocalizedPlace(language: "nl", town: "Sydney (NL)", country: "Australië")
         let properties = ExportProperties(PlaceMatch(organization: organization, localized: localized), language: "nl")
-        #expect(properties.fields.map(\.name) == ["name", "nickName", "type", "town", "localizedTown", "localizedCountry",
-                                                  "language", "website", "fotobondNumber", "memberCount"])
+        #expect(properties.fields.map(\.name) == ["name", "nickName", "type", "town", "localizedTown", "localizedTownSource",
+                                                  "localizedCountry", "language", "website", "fotobondNumber", "memberCount"])
         #expect(properties.string("localizedCountry") == "Australië" && properties.string("language") == "nl")
+        #expect(properties.string("localizedTownSource") == "nominatim")
         let partial = ExportProperties(PlaceMatch(organization: organization, localized: LocalizedPlace(language: "ja", town: nil, country: "")))
         #expect(partial.string("language") == "ja" && partial["localizedTown"] == nil && partial["localizedCountry"] == nil)
+        #expect(partial["localizedTownSource"] == nil)
         let html = KMLWriter.descriptionHTML(properties)
         #expect(html.contains("Town: Sydney (NL)") && html.contains("Country: Australië"))
     }

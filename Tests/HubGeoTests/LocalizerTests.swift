@@ -21,6 +21,11 @@ struct LocalizerTests {
         return (Localizer(store: store, client: client, configuration: configuration), client)
     }
 
+    /// The answers the stand-in's test configuration caches, in `language`.
+    static func source(_ server: LoopbackServer, _ language: String) -> LocalizationSource {
+        LocalizationSource(language: language, configuration: NominatimStandIn.configuration(server))
+    }
+
     @Test("Economy: one request per point plus what names and countries need; answers equal per-language requests")
     func economyAndEquality() throws {
         let directory = try TestPaths.temporaryDirectory()
@@ -55,9 +60,9 @@ struct LocalizerTests {
                 #expect(entry.country == asked.country, "\(place) \(language)")
             }
         }
-        let berlicum = try #require(try store.localizedPlace(at: NominatimStandIn.places["berlicum"]!, language: "en"))
+        let berlicum = try #require(try store.cachedPlace(at: NominatimStandIn.places["berlicum"]!, source: Self.source(server, "en")))
         #expect(berlicum == LocalizedPlace(language: "en", town: "Berlicum", country: "Netherlands"))
-        let brussel = try #require(try store.localizedPlace(at: NominatimStandIn.places["brussel"]!, language: "de"))
+        let brussel = try #require(try store.cachedPlace(at: NominatimStandIn.places["brussel"]!, source: Self.source(server, "de")))
         #expect(brussel == LocalizedPlace(language: "de", town: "Brüssel", country: "Belgien"))
 
         // Second run: everything from the cache, zero requests.
@@ -67,10 +72,13 @@ struct LocalizerTests {
         #expect(try server.requests().count == 12)
 
         // Queries carry the cached place for the asked language, never fetching.
-        let matches = try store.search("Club", filter: OrganizationFilter(language: "nl"))
+        let matches = try store.search("Club", filter: OrganizationFilter(localization: Self.source(server, "nl")))
         #expect(matches.first { $0.organization.nickName == "brussel" }?.localized?.town == "Brussel")
-        #expect(matches.first { $0.organization.nickName == "sea" }?.localized == LocalizedPlace(language: "nl", town: nil, country: nil))
-        let none = try store.search("Club", filter: OrganizationFilter(language: "ja"))
+        // "Unable to geocode": no place at all, so no country; the town stays the Level 1 one.
+        #expect(matches.first { $0.organization.nickName == "sea" }?.localized
+                == LocalizedPlace(language: "nl", town: "Level1 sea", country: nil, townSource: .level1))
+        #expect(matches.first { $0.organization.nickName == "brussel" }?.localized?.townSource == .nominatim)
+        let none = try store.search("Club", filter: OrganizationFilter(localization: Self.source(server, "ja")))
         #expect(none.allSatisfy { $0.localized == nil })
     }
 
@@ -102,13 +110,13 @@ struct LocalizerTests {
         #expect(requests.allSatisfy { $0["accept-language"] == "en" && $0["namedetails"] == "1" })
         try Self.expectAnswersEqualRequests(store, server, place: "noord", languages: languages)
         // The suburb is not the town: the names come from the city's own answer.
-        #expect(try store.localizedPlace(at: NominatimStandIn.places["noord"]!, language: "ja")
+        #expect(try store.cachedPlace(at: NominatimStandIn.places["noord"]!, source: Self.source(server, "ja"))
                 == LocalizedPlace(language: "ja", town: "アムステルダム", country: "オランダ"))
 
         // Later runs in other languages use the stored names of the city and of the country.
         let more = try Self.localizer(store, server).0.run(.init(languages: ["es", "it"]))
         #expect(more.isComplete && more.progress.requests == 0 && more.progress.derived == 2)
-        let spanish = try #require(try store.localizedPlace(at: NominatimStandIn.places["noord"]!, language: "es"))
+        let spanish = try #require(try store.cachedPlace(at: NominatimStandIn.places["noord"]!, source: Self.source(server, "es")))
         #expect(spanish == LocalizedPlace(language: "es", town: "Amsterdam", country: "Países Bajos"))
     }
 
@@ -193,8 +201,9 @@ struct LocalizerTests {
         let requests = try server.requests()
         #expect(requests.count == 3)
         #expect(queryParameters(requests[2])["lat"] == "47")
-        let moved = try #require(try store.search("amsterdam", filter: OrganizationFilter(language: "en")).first)
-        #expect(moved.localized == LocalizedPlace(language: "en", town: nil, country: "Austria"))
+        let moved = try #require(try store.search("amsterdam", filter: OrganizationFilter(localization: Self.source(server, "en"))).first)
+        // Nominatim knows only the country there: the town stays the Level 1 one.
+        #expect(moved.localized == LocalizedPlace(language: "en", town: "Level1 amsterdam", country: "Austria", townSource: .level1))
     }
 
     @Test("--offline with an empty cache: no network, nothing localized, Level 1 town stays")
@@ -207,7 +216,7 @@ struct LocalizerTests {
         #expect(summary.progress.requests == 0 && summary.progress.missingOffline == 14 && summary.progress.cacheHits == 0)
         #expect(try server.requests().isEmpty)
         #expect(try store.geocodeCache.count() == 0)
-        #expect(try store.all(filter: OrganizationFilter(language: "en")).allSatisfy { $0.localized == nil })
+        #expect(try store.all(filter: OrganizationFilter(localization: Self.source(server, "en"))).allSatisfy { $0.localized == nil })
     }
 
     @Test("No network: the batch stops after a few places in a row get no response, caching nothing")

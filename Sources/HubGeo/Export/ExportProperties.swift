@@ -8,7 +8,7 @@ public struct ExportProperties: Sendable, Equatable {
 
     /// Every field an export may write, in the order it writes them.
     public static let fieldNames = [
-        "name", "nickName", "type", "town", "localizedTown", "localizedCountry", "language",
+        "name", "nickName", "type", "town", "localizedTown", "localizedTownSource", "localizedCountry", "language",
         "website", "wikipedia", "remark", "remarkLanguage", "fotobondNumber", "memberCount",
     ]
 
@@ -24,7 +24,8 @@ public struct ExportProperties: Sendable, Equatable {
 
     /// The properties of `match`. `language` (ISO 639-1) chooses the remark, falling back to
     /// English, then any; without it the language of `match.localized` does. The localized
-    /// town, country and language come from `match.localized` when the query filled it.
+    /// town, its source (`nominatim` or `level1`), the country and the language come from
+    /// `match.localized` when the query filled it.
     public init(_ match: PlaceMatch, language: String? = nil) {
         let organization = match.organization
         id = organization.stableID
@@ -38,6 +39,7 @@ public struct ExportProperties: Sendable, Equatable {
         add("town", organization.town)
         if let localized = match.localized {
             add("localizedTown", localized.town)
+            add("localizedTownSource", localized.town == nil ? nil : localized.townSource?.rawValue)
             add("localizedCountry", localized.country)
             add("language", localized.language)
         }

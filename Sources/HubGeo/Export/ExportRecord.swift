@@ -4,7 +4,7 @@
 struct ExportRecord {
     /// The text fields, in the order the exports write them (`id` first, not a property).
     enum Field: Int, CaseIterable {
-        case id, name, nickName, type, town, localizedTown, localizedCountry, language, website, wikipedia, remark, remarkLanguage
+        case id, name, nickName, type, town, localizedTown, localizedTownSource, localizedCountry, language, website, wikipedia, remark, remarkLanguage
 
         /// The property name as written.
         var propertyName: StaticString {
@@ -15,6 +15,7 @@ struct ExportRecord {
             case .type: "type"
             case .town: "town"
             case .localizedTown: "localizedTown"
+            case .localizedTownSource: "localizedTownSource"
             case .localizedCountry: "localizedCountry"
             case .language: "language"
             case .website: "website"
@@ -93,6 +94,7 @@ struct ExportRecord {
         set(.town, organization.town)
         if let localized = match.localized {
             set(.localizedTown, localized.town)
+            set(.localizedTownSource, localized.town == nil ? nil : localized.townSource?.rawValue)
             set(.localizedCountry, localized.country)
             set(.language, localized.language)
         }

@@ -23,14 +23,18 @@ public struct OrganizationJSON: Encodable, Sendable {
     public var members: [Member]?
     public var level1Source: String
     public var level2Source: String?
-    /// The language asked with `--lang`, and the cached localized town and country (absent when not cached).
+    /// The language asked with `--lang`, and the cached localized town and country (absent when
+    /// not cached; the town is the Level 1 one where the answer has none).
     public var language: String?
     public var localizedTown: String?
+    /// Where `localizedTown` came from: `nominatim` or `level1`.
+    public var localizedTownSource: LocalizedPlace.TownSource?
     public var localizedCountry: String?
 
     public init(_ organization: Organization, distanceMeters: Double? = nil, localized: LocalizedPlace? = nil) {
         language = localized?.language
         localizedTown = localized?.town
+        localizedTownSource = localized?.town == nil ? nil : localized?.townSource
         localizedCountry = localized?.country
         id = organization.stableID
         type = organization.type

@@ -67,6 +67,7 @@ public final class OrganizationJSONWriter {
         string("level2URL", organization.level2URL)
         string("localizedCountry", localized?.country)
         string("localizedTown", localized?.town)
+        string("localizedTownSource", localized?.town == nil ? nil : localized?.townSource?.rawValue)
         key("longitude")
         appendDouble(organization.coordinates.longitude)
         string("maintainerEmail", organization.maintainerEmail)

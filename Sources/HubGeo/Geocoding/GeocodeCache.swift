@@ -198,15 +198,18 @@ public final class GeocodeCache: Sendable {
 
     // MARK: - Reading for queries
 
-    /// The localized place cached for a point in a language, from any endpoint and zoom
-    /// (`preferredEndpoint` first, then the newest). Never fetches.
-    static func localizedPlace(at point: GeoPoint, language: String, preferredEndpoint: String?, db: Database) throws -> LocalizedPlace? {
+    /// The answer cached for a point as `source` picks it (its language, endpoint and zoom):
+    /// `status`, `town` and `country` as answered; nil when there is none. Never fetches.
+    static func cachedPlace(at point: GeoPoint, source: LocalizationSource, db: Database) throws
+        -> (town: String?, country: String?)? {
+        // A database made before the cache existed, opened read-only, has none.
+        guard try db.tableExists("geocode_cache") else { return nil }
         let coordinate = GeocodeCoordinate(point)
         return try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT town, country FROM geocode_cache WHERE latitude_e6 = ? AND longitude_e6 = ? AND language = ?
-            ORDER BY endpoint = ? DESC, fetched_at DESC LIMIT 1
-            """), arguments: [coordinate.latitudeE6, coordinate.longitudeE6, language, preferredEndpoint ?? ""])
-            .map { LocalizedPlace(language: language, town: $0["town"], country: $0["country"]) }
+            SELECT town, country FROM geocode_cache
+            WHERE latitude_e6 = ? AND longitude_e6 = ? AND language = ? AND endpoint = ? AND zoom = ?
+            """), arguments: [coordinate.latitudeE6, coordinate.longitudeE6, source.language, source.endpoint, source.zoom])
+            .map { ($0["town"], $0["country"]) }
     }
 
     // MARK: - Rows
@@ -229,13 +232,35 @@ extension OrganizationStore {
     /// The geocode cache in this database.
     public var geocodeCache: GeocodeCache { GeocodeCache(store: self) }
 
-    /// The localized place cached for a point in a language, from any endpoint and zoom
-    /// (`preferredEndpoint` first, then the newest). Never fetches.
-    public func localizedPlace(at point: GeoPoint, language: String, preferredEndpoint: String? = nil) throws -> LocalizedPlace? {
-        try pool.read { db in try GeocodeCache.localizedPlace(at: point, language: language, preferredEndpoint: preferredEndpoint, db: db) }
+    /// The localized place a query shows for `organization` (see ``LocalizedPlace/shown(language:answeredTown:country:level1Town:)``):
+    /// the answer cached for its coordinates as `source` picks it, with the Level 1 town where
+    /// that answer has none; nil when nothing is cached there (never localized). Never fetches.
+    public func localizedPlace(of organization: Organization, source: LocalizationSource) throws -> LocalizedPlace? {
+        try pool.read { db in try Self.localizedPlace(at: organization.coordinates, level1Town: organization.town, source: source, db: db) }
     }
 
-    static func localizedPlace(at point: GeoPoint, language: String, preferredEndpoint: String?, db: Database) throws -> LocalizedPlace? {
-        try GeocodeCache.localizedPlace(at: point, language: language, preferredEndpoint: preferredEndpoint, db: db)
+    /// The answer cached for a point as `source` picks it, as answered (no town when Nominatim
+    /// gave none); nil when nothing is cached. Never fetches.
+    public func cachedPlace(at point: GeoPoint, source: LocalizationSource) throws -> LocalizedPlace? {
+        try pool.read { db in
+            try GeocodeCache.cachedPlace(at: point, source: source, db: db).map {
+                LocalizedPlace(language: source.language, town: $0.town, country: $0.country)
+            }
+        }
+    }
+
+    /// The answer cached for a point from `preferredEndpoint` (the public server when nil) at
+    /// the default zoom.
+    @available(*, deprecated, message: "Give the endpoint and zoom: cachedPlace(at:source:) or localizedPlace(of:source:)")
+    public func localizedPlace(at point: GeoPoint, language: String, preferredEndpoint: String? = nil) throws -> LocalizedPlace? {
+        try cachedPlace(at: point, source: LocalizationSource(
+            language: language, endpoint: preferredEndpoint ?? NominatimConfiguration.publicEndpoint.absoluteString,
+            zoom: NominatimConfiguration.defaultZoom))
+    }
+
+    static func localizedPlace(at point: GeoPoint, level1Town: String, source: LocalizationSource, db: Database) throws -> LocalizedPlace? {
+        try GeocodeCache.cachedPlace(at: point, source: source, db: db).map {
+            LocalizedPlace.shown(language: source.language, answeredTown: $0.town, country: $0.country, level1Town: level1Town)
+        }
     }
 }

@@ -3,19 +3,19 @@ import GRDB
 /// GeoJSON collections for the map page and the server, written by ``GeoJSONWriter``: the same
 /// shape and order as `hubgeo export geojson` (clubs, then museums, by id within a type).
 public enum MapGeoJSON {
-    /// A compact FeatureCollection of what `selection` picks, at most `cap` features. When more
+    /// A compact FeatureCollection of what `selection` picks (with the cached places of
+    /// `localization`, when given), at most `cap` features. When more
     /// match, the collection stops at `cap` and carries `"truncated": true`.
     public static func collection(_ store: OrganizationStore, _ selection: OrganizationSelection,
-                                  type: OrganizationType? = nil, language: String? = nil, preferredEndpoint: String? = nil,
+                                  type: OrganizationType? = nil, localization: LocalizationSource? = nil,
                                   cap: Int? = nil) throws -> (json: String, count: Int, truncated: Bool) {
         let sink = StringSink()
-        let writer = GeoJSONWriter(sink: sink, language: language)
+        let writer = GeoJSONWriter(sink: sink, language: localization?.language)
         try writer.begin()
         var truncated = false
         for kind in type.map({ [$0] }) ?? OrganizationType.allCases {
             let remaining = cap.map { $0 - writer.featureCount }
-            let filter = OrganizationFilter(type: kind, limit: remaining, language: language,
-                                            preferredEndpoint: preferredEndpoint)
+            let filter = OrganizationFilter(type: kind, limit: remaining, localization: localization)
             // The export's own path (one statement, one pass), so that the server answers what
             // `hubgeo export geojson` writes, byte for byte.
             try store.export(selection, filter: filter, to: writer)

@@ -1,22 +1,33 @@
-/// Narrows a query: one organization type, and a page of the results.
+/// Narrows a query: one organization type, and a page of the results; and, optionally, the
+/// cached localized places to show with them.
 public struct OrganizationFilter: Sendable, Equatable {
     public var type: OrganizationType?
     /// At most this many results; 0 returns none, nil all.
     public var limit: Int?
     /// Skip this many results first.
     public var offset: Int
-    /// When set, each result carries its cached localized town and country in this language
-    /// (``PlaceMatch/localized``); nothing is ever fetched.
-    public var language: String?
-    /// The endpoint whose cached answers win when several endpoints answered.
-    public var preferredEndpoint: String?
+    /// When set, each result carries the localized town and country cached for its coordinates in
+    /// this language, from this endpoint at this zoom (``PlaceMatch/localized``; the Level 1 town
+    /// where the answer has no town); nothing is ever fetched.
+    public var localization: LocalizationSource?
 
-    public init(type: OrganizationType? = nil, limit: Int? = nil, offset: Int = 0,
-                language: String? = nil, preferredEndpoint: String? = nil) {
+    public init(type: OrganizationType? = nil, limit: Int? = nil, offset: Int = 0, localization: LocalizationSource? = nil) {
         self.type = type
         self.limit = limit
         self.offset = offset
-        self.language = language
-        self.preferredEndpoint = preferredEndpoint
+        self.localization = localization
+    }
+
+    /// The language of ``localization``.
+    public var language: String? { localization?.language }
+
+    /// A filter whose localized places come from `preferredEndpoint` (the public server when nil)
+    /// at the default zoom.
+    @available(*, deprecated, message: "Give the endpoint and zoom: OrganizationFilter(localization: LocalizationSource(...))")
+    public init(type: OrganizationType? = nil, limit: Int? = nil, offset: Int = 0, language: String?, preferredEndpoint: String? = nil) {
+        self.init(type: type, limit: limit, offset: offset, localization: language.map {
+            LocalizationSource(language: $0, endpoint: preferredEndpoint ?? NominatimConfiguration.publicEndpoint.absoluteString,
+                               zoom: NominatimConfiguration.defaultZoom)
+        })
     }
 }

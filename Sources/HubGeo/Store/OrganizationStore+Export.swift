@@ -64,12 +64,11 @@ extension OrganizationStore {
         var arguments = matchArguments
         let localizedColumns: String
         let localizedJoin: String
-        if let language = filter.language, try hasGeocodeCache() {
-            // The newest answer for the point and language, the preferred endpoint's first (as
-            // `localizedPlace(at:language:preferredEndpoint:)` picks it).
+        if let source = filter.localization, try hasGeocodeCache() {
+            // The answer cached for the point in the language, from the endpoint at the zoom.
             localizedColumns = "g.town, g.country, g.rowid IS NOT NULL"
             localizedJoin = Self.localizedJoin
-            arguments += [language, filter.preferredEndpoint ?? ""]
+            arguments += Self.localizedJoinArguments(source)
         } else {
             localizedColumns = "NULL, NULL, 0"
             localizedJoin = ""
@@ -176,7 +175,15 @@ struct ExportRowReader {
         record.longitude = sqlite3_column_double(statement, 7)
         preferredLanguage = remarkLanguage
         if sqlite3_column_int(statement, 16) != 0 {
-            record.set(.localizedTown, Self.text(statement, 14))
+            // The answer's town, else the Level 1 town (see `LocalizedPlace.shown`).
+            let answeredTown = Self.text(statement, 14)
+            if answeredTown.isEmpty {
+                record.set(.localizedTown, Self.text(statement, 3))
+                Self.level1.withUnsafeBufferPointer { record.set(.localizedTownSource, $0) }
+            } else {
+                record.set(.localizedTown, answeredTown)
+                Self.nominatim.withUnsafeBufferPointer { record.set(.localizedTownSource, $0) }
+            }
             record.set(.localizedCountry, Self.text(statement, 15))
             if let queryLanguage {
                 queryLanguage.withUnsafeBufferPointer { record.set(.language, $0) }
@@ -221,6 +228,9 @@ struct ExportRowReader {
     }
 
     private static let english: [UInt8] = Array("en".utf8)
+    /// ``LocalizedPlace/TownSource`` raw values.
+    private static let nominatim: [UInt8] = Array(LocalizedPlace.TownSource.nominatim.rawValue.utf8)
+    private static let level1: [UInt8] = Array(LocalizedPlace.TownSource.level1.rawValue.utf8)
 
     private static func equalIgnoringASCIICase<C: Collection<UInt8>>(_ a: UnsafeBufferPointer<UInt8>, _ b: C) -> Bool {
         guard a.count == b.count else { return false }

@@ -111,12 +111,12 @@ extension OrganizationStore {
 
     // MARK: - Building blocks
 
-    /// Adds the cached localized place for the filter's language, if any.
+    /// Adds the localized place the filter's ``OrganizationFilter/localization`` picks, if cached.
     static func localized(_ match: PlaceMatch, filter: OrganizationFilter, db: Database) throws -> PlaceMatch {
-        guard let language = filter.language else { return match }
+        guard let source = filter.localization else { return match }
         var match = match
-        match.localized = try localizedPlace(at: match.organization.coordinates, language: language,
-                                             preferredEndpoint: filter.preferredEndpoint, db: db)
+        match.localized = try localizedPlace(at: match.organization.coordinates, level1Town: match.organization.town,
+                                             source: source, db: db)
         return match
     }
 
@@ -140,10 +140,10 @@ extension OrganizationStore {
         var arguments = matchArguments
         var localizedColumns = ""
         var localizedJoin = ""
-        if let language = filter.language, try hasGeocodeCache() {
+        if let source = filter.localization, try hasGeocodeCache() {
             localizedColumns = ", g.town AS localized_town, g.country AS localized_country, g.rowid IS NOT NULL AS localized"
             localizedJoin = Self.localizedJoin
-            arguments += [language, filter.preferredEndpoint ?? ""]
+            arguments += Self.localizedJoinArguments(source)
         }
         let readsPlaces = !localizedColumns.isEmpty
         let sql = """
@@ -169,7 +169,8 @@ extension OrganizationStore {
                 var match = PlaceMatch(organization: OrganizationRow.organizationWithoutRelations(from: row),
                                        distanceMeters: row[next])
                 if let language = filter.language, readsPlaces, row[next + 3] as Bool {
-                    match.localized = LocalizedPlace(language: language, town: row[next + 1], country: row[next + 2])
+                    match.localized = LocalizedPlace.shown(language: language, answeredTown: row[next + 1], country: row[next + 2],
+                                                           level1Town: match.organization.town)
                 }
                 chunk.append(match)
                 ids.append(row[0])
@@ -204,15 +205,19 @@ extension OrganizationStore {
         }
     }
 
-    /// Joins `g`, the cached place of `o` in a language (first argument), preferring an endpoint
-    /// (second argument), else the newest: as ``localizedPlace(at:language:preferredEndpoint:)``.
+    /// Joins `g`, the answer cached for the point of `o` in one language from one endpoint at one
+    /// zoom (``localizedJoinArguments(_:)``): at most one row, by the cache's primary key.
     static let localizedJoin = """
-        LEFT JOIN geocode_cache g ON g.rowid = (
-            SELECT c.rowid FROM geocode_cache c
-            WHERE c.latitude_e6 = CAST(round(o.latitude * 1000000) AS INTEGER)
-              AND c.longitude_e6 = CAST(round(o.longitude * 1000000) AS INTEGER) AND c.language = ?
-            ORDER BY c.endpoint = ? DESC, c.fetched_at DESC LIMIT 1)
+        LEFT JOIN geocode_cache g
+            ON g.latitude_e6 = CAST(round(o.latitude * 1000000) AS INTEGER)
+           AND g.longitude_e6 = CAST(round(o.longitude * 1000000) AS INTEGER)
+           AND g.language = ? AND g.endpoint = ? AND g.zoom = ?
         """
+
+    /// The arguments of ``localizedJoin``.
+    static func localizedJoinArguments(_ source: LocalizationSource) -> [(any DatabaseValueConvertible)?] {
+        [source.language, source.endpoint, source.zoom]
+    }
 
     /// A subquery of the ids whose index box meets any of `boxes`.
     static func candidateSQL(boxes: [LonLatBox]) -> (sql: String, arguments: [(any DatabaseValueConvertible)?]) {

@@ -17,7 +17,8 @@ struct ExportCommand: ParsableCommand {
             Filters as in the queries: --type, --near LAT LON --km R, --bbox MINLAT MINLON MAXLAT MAXLON \
             (as hubgeo bbox), --search TEXT. Organizations come grouped by type (clubs, then museums), \
             by id within a type. --lang picks the remark language (else English, else any) and adds the \
-            localized town and country where the geocoder has them cached.
+            localized town (with localizedTownSource: nominatim, or level1 where Nominatim has no town) and \
+            country where the geocoder has them cached, from the endpoint and zoom localize would use.
             Examples: hubgeo export geojson -o clubs.geojson --type club
                       hubgeo export kml --near 51.4 5.4 --km 25 > eindhoven.kml
             """)
@@ -91,18 +92,18 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
+        let localization = try languageOption.source()
         let store = try database.openStoreForQueries()
-        let language = languageOption.code
         let selection = self.selection
         if output == "-" {
             fflush(nil)
             let sink = FileDescriptorSink.standardOutput()
-            try export(store: store, selection: selection, language: language, to: sink)
+            try export(store: store, selection: selection, localization: localization, to: sink)
             try sink.flush()
         } else {
             let sink = try AtomicFileSink(path: output)
             do {
-                let count = try export(store: store, selection: selection, language: language, to: sink)
+                let count = try export(store: store, selection: selection, localization: localization, to: sink)
                 try sink.commit()
                 Console.note("Wrote \(count) organization\(count == 1 ? "" : "s") to \(output).")
             } catch {
@@ -114,7 +115,8 @@ struct ExportCommand: ParsableCommand {
 
     /// Streams the organizations, one type after the other, through the writer; returns how many.
     @discardableResult
-    func export(store: OrganizationStore, selection: OrganizationSelection, language: String?, to sink: ExportSink) throws -> Int {
+    func export(store: OrganizationStore, selection: OrganizationSelection, localization: LocalizationSource?, to sink: ExportSink) throws -> Int {
+        let language = localization?.language
         let writer: OrganizationWriter = switch format {
         case .geojson: GeoJSONWriter(sink: sink, language: language, pretty: pretty)
         case .kml: KMLWriter(sink: sink, language: language, pretty: pretty)
@@ -122,8 +124,7 @@ struct ExportCommand: ParsableCommand {
         var count = 0
         try writer.begin()
         for type in type.map({ [$0] }) ?? OrganizationType.allCases {
-            let filter = OrganizationFilter(type: type, language: language,
-                                            preferredEndpoint: language == nil ? nil : languageOption.preferredEndpoint)
+            let filter = OrganizationFilter(type: type, localization: localization)
             count += try store.export(selection, filter: filter, to: writer)
         }
         try writer.finish()

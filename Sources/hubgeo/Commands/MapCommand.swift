@@ -76,7 +76,10 @@ struct MapCommand: ParsableCommand {
     var output: String = "map.html"
 
     @Option(name: .customLong("lang"), help: ArgumentHelp(
-        "Languages of the page, comma-separated (first is the default). Default: the cached ones.", valueName: "xx[,yy]"))
+        "Languages of the page, comma-separated (first is the default). Default: the cached ones.",
+        discussion: "Towns and countries as `hubgeo localize` cached them with the Nominatim endpoint and zoom it would use now "
+            + "($HUBGEO_NOMINATIM_URL and $HUBGEO_NOMINATIM_ZOOM, else the config file, else the public server at zoom 14).",
+        valueName: "xx[,yy]"))
     var languages: String?
 
     @OptionGroup var selectionOptions: SelectionOptions
@@ -92,12 +95,15 @@ struct MapCommand: ParsableCommand {
         let assets = try LeafletAssets.load()
         let store = try database.openStore()
         let chosen: [String?] = try languages.map { try LanguageList.parse($0) } ?? store.cachedLanguages()
-        let endpoint = LanguageOption().preferredEndpoint
+        // The cached answers of the endpoint and zoom `localize` would use (environment, config file).
+        let nominatim = chosen.contains { $0 != nil } ? try NominatimConfiguration.resolve() : nil
         var collections: [(language: String?, geoJSON: String)] = []
         var count = 0
         for language in chosen.isEmpty ? [nil] : chosen {
             let result = try MapGeoJSON.collection(store, selectionOptions.selection, type: selectionOptions.type,
-                                                   language: language, preferredEndpoint: language == nil ? nil : endpoint)
+                                                   localization: language.flatMap { language in
+                                                       nominatim.map { LocalizationSource(language: language, configuration: $0) }
+                                                   })
             collections.append((language, result.json))
             count = result.count
         }

@@ -36,13 +36,14 @@ struct NearCommand: ParsableCommand {
     }
 
     func run() throws {
+        let queryFilter = try query.filter()
         let store = try database.openStoreForQueries()
         let center = GeoPoint(latitude: latitude.value, longitude: longitude.value)
         let (selection, filter) = if let km {
-            (OrganizationSelection.near(center, radiusMeters: km * 1000), query.filter)
+            (OrganizationSelection.near(center, radiusMeters: km * 1000), queryFilter)
         } else {
-            try store.nearestSelection(center, count: nearest ?? 10, filter: query.filter)
+            try store.nearestSelection(center, count: nearest ?? 10, filter: queryFilter)
         }
-        try ResultPrinter.print(store, selection, filter: filter, order: .distance, format: query.format, language: query.language.code)
+        try ResultPrinter.print(store, selection, filter: filter, order: .distance, format: query.format)
     }
 }

@@ -13,7 +13,8 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
+        let filter = try query.filter()
         let store = try database.openStoreForQueries()
-        try ResultPrinter.print(store, .search(text), filter: query.filter, order: .name, format: query.format, language: query.language.code)
+        try ResultPrinter.print(store, .search(text), filter: filter, order: .name, format: query.format)
     }
 }

@@ -24,7 +24,10 @@ struct ServeCommand: ParsableCommand {
     var port: Int?
 
     @Option(name: .customLong("lang"), help: ArgumentHelp(
-        "Languages of the page's switcher, comma-separated. Default: the cached ones.", valueName: "xx[,yy]"))
+        "Languages of the page's switcher, comma-separated. Default: the cached ones.",
+        discussion: "Towns and countries as `hubgeo localize` cached them with the Nominatim endpoint and zoom it would use now "
+            + "($HUBGEO_NOMINATIM_URL and $HUBGEO_NOMINATIM_ZOOM, else the config file, else the public server at zoom 14).",
+        valueName: "xx[,yy]"))
     var languages: String?
 
     @Option(name: .customLong("max-features"), help: "The most features one answer carries (default 5000).")
@@ -48,8 +51,10 @@ struct ServeCommand: ParsableCommand {
                                       requestTimeout: .milliseconds(Int64(timeout * 1000)),
                                       languages: try languages.map { try LanguageList.parse($0) } ?? [])
         let store = try database.openStore()
+        // `lang` shows the answers cached with the endpoint and zoom `localize` would use.
+        let nominatim = try NominatimConfiguration.resolve()
         let server = try MapServer(store: store, settings: settings, assets: try LeafletAssets.load(),
-                                   preferredEndpoint: LanguageOption().preferredEndpoint)
+                                   localizationEndpoint: nominatim.endpointKey, localizationZoom: nominatim.zoom)
         let done = DispatchSemaphore(value: 0)
         let failure = FailureBox()
         let path = store.path

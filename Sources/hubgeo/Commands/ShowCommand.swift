@@ -18,11 +18,12 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
+        let source = try language.source()
         let store = try database.openStoreForQueries()
         let organization = try store.organization(named: name)
-        let localized = try language.code.map { code in
-            try store.localizedPlace(at: organization.coordinates, language: code, preferredEndpoint: language.preferredEndpoint)
-                ?? LocalizedPlace(language: code, town: nil, country: nil)
+        let localized = try source.map { source in
+            try store.localizedPlace(of: organization, source: source)
+                ?? LocalizedPlace(language: source.language, town: nil, country: nil)
         }
         switch format {
         case .json: Console.print(try OrganizationJSON.encode(OrganizationJSON(organization, localized: localized)))

@@ -60,23 +60,47 @@ enum LanguageList {
     }
 }
 
-/// `--lang xx` for the query commands: show the cached localized town and country.
+/// `--lang xx` for the query commands: show the cached localized town and country, as
+/// `hubgeo localize` cached them with the endpoint and zoom it would use now.
 struct LanguageOption: ParsableArguments {
     @Option(name: .customLong("lang"), help: ArgumentHelp(
-        "Show the town and country in this language when cached by `hubgeo localize` (never fetches).", valueName: "code"))
+        "Show the town and country in this language, as `hubgeo localize` cached them (never fetches).",
+        discussion: """
+            Only the answers of the Nominatim endpoint and zoom that localize would use: --nominatim-url and --zoom, \
+            else $HUBGEO_NOMINATIM_URL and $HUBGEO_NOMINATIM_ZOOM, else the config file, else the public server at \
+            zoom 14. Where Nominatim has no town for the point, the Level 1 town (source level1, marked * in tables).
+            """,
+        valueName: "code"))
     var language: String?
+
+    @Option(name: .customLong("nominatim-url"), help: ArgumentHelp(
+        "With --lang: show the answers cached from this Nominatim endpoint (default as for localize).", valueName: "url"))
+    var endpoint: String?
+
+    @Option(help: ArgumentHelp("With --lang: show the answers cached at this zoom, 0-18 (default as for localize: 14).",
+                               valueName: "level"))
+    var zoom: Int?
 
     func validate() throws {
         if let language, !LanguageList.isValid(language.lowercased()) {
             throw ValidationError("\"\(language)\" is not a language code (like en, nl or de)")
         }
+        if language == nil {
+            if endpoint != nil { throw ValidationError("--nominatim-url goes with --lang") }
+            if zoom != nil { throw ValidationError("--zoom goes with --lang") }
+        }
+        if let zoom, !(0...18).contains(zoom) { throw ValidationError("--zoom must be 0-18") }
     }
 
     /// The language, lower-cased.
     var code: String? { language?.lowercased() }
 
-    /// The endpoint whose answers win, from the environment and config (errors ignored: display only).
-    var preferredEndpoint: String? {
-        (try? NominatimConfiguration.resolve())?.endpointKey
+    /// The cached answers to show: in the language, from the endpoint and at the zoom `localize`
+    /// would use (flags, environment, config file, defaults). Nil without --lang, and then no
+    /// setting is read at all.
+    func source() throws -> LocalizationSource? {
+        guard let code else { return nil }
+        let configuration = try NominatimConfiguration.resolve(flags: .init(endpoint: endpoint, zoom: zoom))
+        return LocalizationSource(language: code, configuration: configuration)
     }
 }

@@ -32,8 +32,8 @@ struct QueryOptions: ParsableArguments {
         try CountBounds.check(offset, "--offset")
     }
 
-    var filter: OrganizationFilter {
-        OrganizationFilter(type: type, limit: limit, offset: offset, language: language.code,
-                           preferredEndpoint: language.code == nil ? nil : language.preferredEndpoint)
+    /// The filter; with --lang, it carries the cached answers to show (see ``LanguageOption/source()``).
+    func filter() throws -> OrganizationFilter {
+        OrganizationFilter(type: type, limit: limit, offset: offset, localization: try language.source())
     }
 }
