@@ -139,3 +139,16 @@ struct Level2Resolver {
     }
 
 }
+
+extension Level2Resolver {
+    /// The end of both loads: the data read, with the Level 2 files merged into `organizations`
+    /// (those kept from the walk) and the diagnostics sorted.
+    mutating func resolve(_ organizations: [Organization], walk: Level1Walk, diagnostics: [Diagnostic],
+                          declaredIn: [OrganizationIdentity: DocumentLocation], explicit: [DocumentLocation]) throws -> HubData {
+        var data = HubData(organizations: organizations, diagnostics: diagnostics, level1Files: walk.files.map(\.description),
+                           level2Files: [], orphanLevel2Files: [], source: walk.root.description)
+        try merge(into: &data, level1Locations: walk.files, explicit: explicit, declaredIn: declaredIn)
+        data.diagnostics.sort()
+        return data
+    }
+}
