@@ -167,9 +167,10 @@ public struct Validator: Sendable {
         return targets
     }
 
+    /// The Level 1 root file in a folder, as a walk from the folder would start.
     static func root(in folder: URL) -> URL? {
-        [EmbeddedData.rootName, "root.level1.json"].map { folder.appendingPathComponent($0) }
-            .first { FileManager.default.fileExists(atPath: $0.path) }
+        guard case .file(let root)? = try? Level1TreeWalker.resolveRoot(.file(folder)), root != folder else { return nil }
+        return root
     }
 
     private func sniff(_ location: DocumentLocation) -> DocumentKind {
