@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 
-/// Imports a Photo Club Hub tree into a hubgeo database: reads it once (through ``HubLoader``,
-/// streaming), syncs the database with it (added, changed, removed), and says what it did.
+/// Imports a Photo Club Hub tree into a hubgeo database: reads it once (streaming, through
+/// ``HubLoader/load(root:level2Files:each:)``: the ``Level1TreeWalker`` and the Level 2 resolver),
+/// syncs the database with it (added, changed, removed), and says what it did.
 ///
 /// Atomicity, without reading the tree twice:
 /// - **An existing database** is synced in one write transaction. SQLite in WAL mode writes

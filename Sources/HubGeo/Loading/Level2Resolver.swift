@@ -4,51 +4,75 @@ import Foundation
 /// file that declares it, given explicitly, or lying next to the Level 1 files), parses each
 /// file once, matches it to its club by identity (reporting orphans and near-misses) and applies
 /// the override rules (``Organization/merge(level2:source:)``), all in one place.
+///
+/// A skipped record, an ignored file and an orphan are diagnostics of severity `warning`. A file
+/// that cannot be read or parsed goes to the caller's `problem` handler, which throws to stop
+/// (an import) or returns to go on (`validate`, which reports it).
 struct Level2Resolver {
     let reader: DocumentReader
-    /// `validate`: every problem becomes a diagnostic (errors), and reading goes on.
-    var validating: Bool
     var index: [OrganizationIdentity: Int] = [:]
     /// The Level 2 files read (merged, ignored or orphans).
     var consumed: Set<DocumentLocation> = []
-    /// The documents parsed (kept when validating, for the schema walk).
-    var documents: [HubLoader.ParsedDocument] = []
-    /// Level 2 files already parsed (by the streaming load, to find the clubs to hold back), by location.
-    var parsed: [DocumentLocation: JSONValue] = [:]
+    /// Level 2 files read ahead of the merge (``readAhead(_:)``), parsed, by location.
+    private var parsed: [DocumentLocation: JSONValue] = [:]
+    private var readAheadFiles: Set<DocumentLocation> = []
+    /// The clubs that the files read ahead name, as ``normalized(_:)``.
+    private(set) var namedClubs: Set<String> = []
 
-    init(reader: DocumentReader, validating: Bool) {
+    init(reader: DocumentReader) {
         self.reader = reader
-        self.validating = validating
+    }
+
+    /// Reads and parses a Level 2 file before the merge and notes the club it names, so that a
+    /// streaming load can hold that club back until the merge (which uses this parse: each
+    /// file is parsed once). Unreadable files are left to the merge, which reports them.
+    mutating func readAhead(_ location: DocumentLocation) {
+        guard readAheadFiles.insert(location).inserted else { return }
+        guard let data = try? reader.read(location), let json = try? JSONParser.parseDocument(data, file: location.description)
+        else { return }
+        parsed[location] = json
+        guard let document = try? Level2Document(json: json, file: location.description) else { return }
+        namedClubs.insert(Self.normalized(document.club.identity))
+    }
+
+    /// Whether a file read ahead names `identity` (exactly, or but for case and spaces).
+    func isNamed(_ identity: OrganizationIdentity) -> Bool {
+        !namedClubs.isEmpty && namedClubs.contains(Self.normalized(identity))
     }
 
     /// Merges into `data`'s organizations: each club's `<nickName>.level2.json` next to the Level 1
     /// file that declares it (`declaredIn`), then the files given explicitly, then the other Level 2
     /// files lying next to `level1Locations` (orphans unless they name a club).
+    /// `problem`: called with each file that cannot be read or parsed (throw to stop);
+    /// `parsedDocument`: each Level 2 document parsed.
     mutating func merge(into data: inout HubData, level1Locations: [DocumentLocation], explicit: [DocumentLocation],
-                        declaredIn: [OrganizationIdentity: DocumentLocation]) throws {
+                        declaredIn: [OrganizationIdentity: DocumentLocation],
+                        problem: (Error) throws -> Void = { throw $0 },
+                        parsedDocument: (DocumentLocation, JSONValue) -> Void = { _, _ in }) throws {
         for (position, organization) in data.organizations.enumerated() { index[organization.identity] = position }
 
         for organization in data.organizations where organization.type == .club {
             guard let level1File = declaredIn[organization.identity] else { continue }
             let candidate = level1File.sibling(named: "\(organization.nickName).level2.json")
             guard !consumed.contains(candidate) else { continue }
-            try apply(candidate, expected: organization.identity, to: &data)
+            try apply(candidate, expected: organization.identity, to: &data, problem: problem, parsedDocument: parsedDocument)
         }
         for location in explicit where !consumed.contains(location) {
-            try apply(location, expected: nil, to: &data)
+            try apply(location, expected: nil, to: &data, problem: problem, parsedDocument: parsedDocument)
         }
         // Level 2 files lying next to the Level 1 files that no club claimed: orphans.
         for level1 in level1Locations {
             for location in reader.level2Files(besides: level1) where !consumed.contains(location) {
-                try apply(location, expected: nil, to: &data)
+                try apply(location, expected: nil, to: &data, problem: problem, parsedDocument: parsedDocument)
             }
         }
     }
 
     /// Merges one Level 2 file into the club it names. `expected` is the club whose nickName
     /// led to the file (nil for files given explicitly or found lying around).
-    private mutating func apply(_ location: DocumentLocation, expected: OrganizationIdentity?, to data: inout HubData) throws {
-        let skipSeverity: Diagnostic.Severity = validating ? .error : .warning
+    private mutating func apply(_ location: DocumentLocation, expected: OrganizationIdentity?, to data: inout HubData,
+                                problem: (Error) throws -> Void, parsedDocument: (DocumentLocation, JSONValue) -> Void) throws {
+        let skipSeverity = Diagnostic.Severity.warning
         let json: JSONValue
         do {
             guard let found = try parsed.removeValue(forKey: location) ?? parseIfPresent(location) else {
@@ -57,14 +81,14 @@ struct Level2Resolver {
             }
             json = found
         } catch {
-            guard validating else { throw error }
+            try problem(error)
             consumed.insert(location)
             data.diagnostics.append((error as? LoadError)?.diagnostic
                 ?? Diagnostic(severity: .error, file: location.description, jsonPath: "", message: error.localizedDescription))
             return
         }
         consumed.insert(location)
-        if validating { documents.append(HubLoader.ParsedDocument(location: location, kind: .level2, json: json)) }
+        parsedDocument(location, json)
         let document: Level2Document
         do {
             document = try Level2Document(json: json, file: location.description, skipSeverity: skipSeverity)
@@ -111,7 +135,20 @@ struct Level2Resolver {
 
     private func parseIfPresent(_ location: DocumentLocation) throws -> JSONValue? {
         guard let data = try reader.read(location) else { return nil }
-        return try HubLoader.parse(data, file: location.description)
+        return try JSONParser.parseDocument(data, file: location.description)
     }
 
+}
+
+extension Level2Resolver {
+    /// The end of both loads: the data read, with the Level 2 files merged into `organizations`
+    /// (those kept from the walk) and the diagnostics sorted.
+    mutating func resolve(_ organizations: [Organization], walk: Level1Walk, diagnostics: [Diagnostic],
+                          declaredIn: [OrganizationIdentity: DocumentLocation], explicit: [DocumentLocation]) throws -> HubData {
+        var data = HubData(organizations: organizations, diagnostics: diagnostics, level1Files: walk.files.map(\.description),
+                           level2Files: [], orphanLevel2Files: [], source: walk.root.description)
+        try merge(into: &data, level1Locations: walk.files, explicit: explicit, declaredIn: declaredIn)
+        data.diagnostics.sort()
+        return data
+    }
 }

@@ -65,7 +65,7 @@ public struct Validator: Sendable {
     public func validate(data: Data, name: String, catalog: Level0Catalog? = nil) -> [Diagnostic] {
         let json: JSONValue
         do {
-            json = try HubLoader.parse(data, file: name)
+            json = try JSONParser.parseDocument(data, file: name)
         } catch {
             return [error.diagnostic]
         }
@@ -124,17 +124,16 @@ public struct Validator: Sendable {
         var reached: Set<String> = []
         let rootFile = Self.root(in: folder)
         if let root = rootFile {
-            let inspection = HubLoader(reader: reader).inspect(root: .file(root))
+            let inspection = TreeInspection(reader: reader, root: .file(root))
             reached = Set(inspection.documents.map(\.location.description))
                 .union(inspection.data.level1Files).union(inspection.consumedLevel2.map(\.description))
         }
         // Level 1 files the root does not reach, and the Level 2 files of their clubs (a template pair).
-        let loader = HubLoader(reader: reader)
         var declaredBy: [OrganizationIdentity: DocumentLocation] = [:]
         for name in names where DocumentKind(fileName: name) == .level1 {
             let location = DocumentLocation.file(folder.appendingPathComponent(name))
             guard !reached.contains(location.description), location.description != rootFile?.path else { continue }
-            for organization in loader.inspect(root: location, matchLevel2: false).data.organizations where organization.type == .club {
+            for organization in TreeInspection(reader: reader, root: location, matchLevel2: false).data.organizations where organization.type == .club {
                 declaredBy[organization.identity] = declaredBy[organization.identity] ?? location
             }
         }
@@ -168,9 +167,10 @@ public struct Validator: Sendable {
         return targets
     }
 
+    /// The Level 1 root file in a folder, as a walk from the folder would start.
     static func root(in folder: URL) -> URL? {
-        [EmbeddedData.rootName, "root.level1.json"].map { folder.appendingPathComponent($0) }
-            .first { FileManager.default.fileExists(atPath: $0.path) }
+        guard case .file(let root)? = try? Level1TreeWalker.resolveRoot(.file(folder)), root != folder else { return nil }
+        return root
     }
 
     private func sniff(_ location: DocumentLocation) -> DocumentKind {
@@ -197,7 +197,7 @@ public struct Validator: Sendable {
             var walked: [Diagnostic] = []
             do {
                 guard let data = try reader.read(location) else { throw LoadError.unreadable(file: location.description, reason: "no such file") }
-                let json = try HubLoader.parse(data, file: location.description)
+                let json = try JSONParser.parseDocument(data, file: location.description)
                 documents[location.description] = json
                 diagnostics += try Level2Document(json: json, file: location.description, skipSeverity: .error).diagnostics
                 diagnostics.append(Diagnostic(severity: .warning, file: location.description, jsonPath: "club.idPlus",
@@ -211,9 +211,9 @@ public struct Validator: Sendable {
             }
             result.diagnostics.formUnion(Self.merge(loader: diagnostics, walker: walked, documents: documents))
         case .tree(let root, let level2, let onlyFiles, let matchLevel2, let standalone, let pairedLevel2):
-            let inspection = HubLoader(reader: reader).inspect(root: root, level2Files: level2, matchLevel2: matchLevel2,
-                                                               level2Besides: !standalone)
-            let catalog = explicitCatalog ?? catalog(near: (try? HubLoader(reader: reader).resolveRoot(root)) ?? root, into: &result)
+            let inspection = TreeInspection(reader: reader, root: root, level2Files: level2, matchLevel2: matchLevel2,
+                                            level2Besides: !standalone)
+            let catalog = explicitCatalog ?? catalog(near: inspection.root ?? root, into: &result)
             var walked: [Diagnostic] = []
             var documents: [String: JSONValue] = [:]
             for document in inspection.documents {
@@ -226,8 +226,8 @@ public struct Validator: Sendable {
             var diagnostics = inspection.data.diagnostics + coordinateChecks(inspection)
             if let townCheck = result.townCheck, onlyFiles == nil {
                 diagnostics += townCheck.check(inspection.data.organizations.compactMap { organization in
-                    inspection.entryLocations[organization.identity].map {
-                        TownCheck.Subject(organization: organization, file: $0.file, entryPath: $0.location.jsonPath)
+                    inspection.places[organization.identity].map {
+                        TownCheck.Subject(organization: organization, file: $0.file.description, entryPath: $0.jsonPath)
                     }
                 })
             }
@@ -273,7 +273,7 @@ public struct Validator: Sendable {
         result.files.insert(location.description)
         do {
             guard let data = try reader.read(location) else { throw LoadError.unreadable(file: location.description, reason: "no such file") }
-            let json = try HubLoader.parse(data, file: location.description)
+            let json = try JSONParser.parseDocument(data, file: location.description)
             let (catalog, diagnostics) = Level0Catalog.read(json, file: location.description)
             var walker = SchemaWalker(file: location.description, catalog: nil, isLevel0: true)
             walker.walk(json, schema: .level0)
@@ -306,13 +306,13 @@ public struct Validator: Sendable {
 
     /// (0, 0) coordinates, and organizations within `nearbyMeters` of one another
     /// (a sweep over latitude-sorted points: O(n log n) plus the close pairs).
-    private func coordinateChecks(_ inspection: HubLoader.Inspection) -> [Diagnostic] {
+    private func coordinateChecks(_ inspection: TreeInspection) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let organizations = inspection.data.organizations
         func place(_ organization: Organization) -> (file: String, path: String, line: Int?) {
-            let entry = inspection.entryLocations[organization.identity]
-            return (entry?.file ?? organization.level1Source, (entry?.location.jsonPath).map { $0 + ".coordinates" } ?? "",
-                    entry?.location.line)
+            let entry = inspection.places[organization.identity]
+            return (entry?.file.description ?? organization.level1Source, entry.map { $0.jsonPath + ".coordinates" } ?? "",
+                    entry?.line)
         }
         for organization in organizations where organization.coordinates.latitude == 0 && organization.coordinates.longitude == 0 {
             let at = place(organization)
