@@ -237,15 +237,11 @@ private struct Reader {
     mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONParser.SyntaxError) {
         guard let byte = current else { throw error("the document ends inside an escape (truncated?)") }
         position += 1
+        if let character = JSONEscape.character(for: byte) {
+            utf8.append(character)
+            return
+        }
         switch byte {
-        case UInt8(ascii: "\""): utf8.append(0x22)
-        case UInt8(ascii: "\\"): utf8.append(0x5C)
-        case UInt8(ascii: "/"): utf8.append(0x2F)
-        case UInt8(ascii: "b"): utf8.append(0x08)
-        case UInt8(ascii: "f"): utf8.append(0x0C)
-        case UInt8(ascii: "n"): utf8.append(0x0A)
-        case UInt8(ascii: "r"): utf8.append(0x0D)
-        case UInt8(ascii: "t"): utf8.append(0x09)
         case UInt8(ascii: "u"):
             var scalar = try parseHex4()
             if (0xD800..<0xDC00).contains(scalar) {
@@ -269,14 +265,8 @@ private struct Reader {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let byte = current else { throw error("the document ends inside a \\u escape (truncated?)") }
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error("invalid hex digit in \\u escape")
-            }
-            value = value << 4 | UInt32(digit)
+            guard let digit = JSONEscape.hexValue(byte) else { throw error("invalid hex digit in \\u escape") }
+            value = value << 4 | digit
             position += 1
         }
         return value

@@ -365,26 +365,17 @@ struct Level1RecordDecoder {
             guard index + 1 < end else { throw GiveUp() }
             let code = bytes[index + 1]
             index += 2
+            if let character = JSONEscape.character(for: code) {
+                scratch.append(character)
+                continue
+            }
             switch code {
-            case UInt8(ascii: "\""): scratch.append(0x22)
-            case UInt8(ascii: "\\"): scratch.append(0x5C)
-            case UInt8(ascii: "/"): scratch.append(0x2F)
-            case UInt8(ascii: "b"): scratch.append(0x08)
-            case UInt8(ascii: "f"): scratch.append(0x0C)
-            case UInt8(ascii: "n"): scratch.append(0x0A)
-            case UInt8(ascii: "r"): scratch.append(0x0D)
-            case UInt8(ascii: "t"): scratch.append(0x09)
             case UInt8(ascii: "u"):
                 guard index + 4 <= end else { throw GiveUp() }
                 var scalar: UInt32 = 0
                 for offset in 0..<4 {
-                    let digit = bytes[index + offset]
-                    switch digit {
-                    case UInt8(ascii: "0")...UInt8(ascii: "9"): scalar = scalar << 4 | UInt32(digit - UInt8(ascii: "0"))
-                    case UInt8(ascii: "a")...UInt8(ascii: "f"): scalar = scalar << 4 | UInt32(digit - UInt8(ascii: "a") + 10)
-                    case UInt8(ascii: "A")...UInt8(ascii: "F"): scalar = scalar << 4 | UInt32(digit - UInt8(ascii: "A") + 10)
-                    default: throw GiveUp()
-                    }
+                    guard let digit = JSONEscape.hexValue(bytes[index + offset]) else { throw GiveUp() }
+                    scalar = scalar << 4 | digit
                 }
                 index += 4
                 // Surrogate pairs are left to the full reader.
