@@ -39,7 +39,7 @@ struct MapCommand: ParsableCommand {
 
     func run() throws {
         let assets = try LeafletAssets.load()
-        let store = try database.openStore()
+        let store = try database.openStoreForQueries()
         let chosen: [String?] = try languages.map { try LanguageList.parse($0) } ?? store.cachedLanguages()
         // The cached answers of the endpoint and zoom `localize` would use (environment, config file).
         let nominatim = chosen.contains { $0 != nil } ? try NominatimConfiguration.resolve() : nil
