@@ -8,9 +8,9 @@ ARGS         ?= near 51.4 5.4 --km 20
 RUNTIME_DEBS := libspatialite-dev libsqlite3-dev libsqlite3-mod-spatialite libcurl4-openssl-dev pkg-config \
                 libjs-leaflet libjs-leaflet.markercluster
 # What the tests need besides: python3 (loopback HTTP servers; pip fetches the KML schema),
-# GDAL and xmllint (export checks), GNU time (peak memory of an export), headless Chromium driven by
+# GDAL and xmllint (export checks), the sqlite3 shell (foreign databases), GNU time (peak memory of an export), headless Chromium driven by
 # Selenium with Pillow for the screenshots (the map page tests).
-TEST_DEBS    := python3 python3-pip gdal-bin libxml2-utils time chromium chromium-driver python3-selenium python3-pil
+TEST_DEBS    := python3 python3-pip gdal-bin libxml2-utils time sqlite3 chromium chromium-driver python3-selenium python3-pil
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -39,7 +39,7 @@ enum DatabaseSchema {
     enum State: Equatable {
         /// Every migration applied, with the spatial metadata and the geometry column.
         case current
-        /// Empty, or an older schema that the migrations bring up to date.
+        /// Empty, or an older schema that the migrations bring up to date (and the application id stamps).
         case needsSetUp
         /// Created only in part: what is missing.
         case halfMade(String)
@@ -57,7 +57,8 @@ enum DatabaseSchema {
         if hasOrganization && !hasGeometry {
             return .halfMade(hasMetadata ? "table organization has no geometry column geom" : "the SpatiaLite metadata is missing")
         }
-        guard hasMetadata, try migrator.hasCompletedMigrations(db), try GeocodeCache.migrator.hasCompletedMigrations(db),
+        guard hasMetadata, try Int32.fetchOne(db, sql: "PRAGMA application_id") == DatabaseFile.applicationID,
+              try migrator.hasCompletedMigrations(db), try GeocodeCache.migrator.hasCompletedMigrations(db),
               try DocumentCache.migrator.hasCompletedMigrations(db)
         else { return .needsSetUp }
         return .current

@@ -50,13 +50,21 @@ public final class OrganizationStore: Sendable {
     private init(readOnlyPath path: String) throws {
         self.path = path
         isReadOnly = true
-        pool = StoreDatabase(pool: try Self.openReadOnly(path: path))
+        let kind = try DatabaseFile.kind(of: path)
+        let pool = try Self.openReadOnly(path: path)
+        if kind == .unstamped {
+            // Throws for another program's tables; a file with none reads as a database with no organizations.
+            _ = try StoreError.mapping { try pool.read { db in try DatabaseFile.inspectContents(db, path: path) } }
+        }
+        self.pool = StoreDatabase(pool: pool)
     }
 
     init(path: String, connections: Connections) throws {
         self.path = path
         isReadOnly = false
         try Self.createDirectory(containing: path)
+        // Only a database of hubgeo's own is ever written to (a new one is staged, so it is ours).
+        let kind = connections == .staging ? .missing : try DatabaseFile.requireOwnOrAbsent(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
@@ -74,7 +82,7 @@ public final class OrganizationStore: Sendable {
                 pool = try DatabasePool(path: path, configuration: configuration)
             case .single:
                 // A new file gets WAL mode (kept in its header); an existing one keeps its own.
-                if !FileManager.default.fileExists(atPath: path) { configuration.journalMode = .wal }
+                if kind == .missing || kind == .empty { configuration.journalMode = .wal }
                 pool = try DatabaseQueue(path: path, configuration: configuration)
             case .staging:
                 pool = try DatabaseQueue(path: path, configuration: configuration)
@@ -95,6 +103,8 @@ public final class OrganizationStore: Sendable {
                 throw StoreError.halfMade(path: path, reason: reason)
             case .needsSetUp:
                 try pool.writeWithoutTransaction { db in
+                    // The stamp comes first, so that even a set-up cut short leaves a file hubgeo knows as its own.
+                    try db.execute(sql: "PRAGMA application_id = \(DatabaseFile.applicationID)")
                     try DatabaseSchema.initializeSpatialMetadata(db)
                 }
                 try DatabaseSchema.migrator.migrate(pool)

@@ -7,7 +7,11 @@ import GRDB
 public enum StoreError: LocalizedError, Equatable, Sendable {
     case spatialiteUnavailable(reason: String)
     case cannotOpen(path: String, reason: String)
-    case notInitialized(path: String)
+    /// A path that cannot hold a database at all: a directory, a device, a FIFO.
+    case unusablePath(path: String, reason: String)
+    /// A file that is not a hubgeo database (not SQLite, or another application's): hubgeo
+    /// neither reads nor writes it.
+    case notHubgeoDatabase(path: String, reason: String)
     /// A database whose creation stopped half-way (an older hubgeo on a full disk): tables without
     /// the geometry column or the spatial metadata.
     case halfMade(path: String, reason: String)
@@ -25,8 +29,10 @@ public enum StoreError: LocalizedError, Equatable, Sendable {
             "cannot load SpatiaLite (mod_spatialite): \(reason). Install libsqlite3-mod-spatialite."
         case .cannotOpen(let path, let reason):
             "\(path): cannot open database: \(reason)"
-        case .notInitialized(let path):
-            "\(path): not a hubgeo database"
+        case .unusablePath(let path, let reason):
+            "\(path): cannot be used as the database: \(reason)"
+        case .notHubgeoDatabase(let path, let reason):
+            "\(path): not a hubgeo database: \(reason). hubgeo leaves it untouched; choose another file with --db or HUBGEO_DB"
         case .halfMade(let path, let reason):
             "\(path): the database was left half-made (\(reason))"
         case .noMatch(let name):
