@@ -183,23 +183,23 @@ struct ExportWriterTests {
         #expect(page.map(\.organization.stableID) == Array(all[10..<15]).map(\.organization.stableID))
     }
 
-    @Test("The atomic file sink leaves nothing behind on failure and replaces the file on commit")
+    @Test("An output file leaves nothing behind on failure and replaces the file on commit")
     func atomicFile() throws {
         let directory = try TestPaths.temporaryDirectory()
         let path = directory.path("out.json")
         try "old".write(toFile: path, atomically: false, encoding: .utf8)
         do {
-            let sink = try AtomicFileSink(path: path)
+            let sink = try OutputFile(path: path)
             try sink.write("half")
             sink.abandon()
         }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["out.json"])
-        let sink = try AtomicFileSink(path: path)
+        let sink = try OutputFile(path: path)
         for _ in 0..<10_000 { try sink.write("0123456789") }
         try sink.commit()
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == 100_000)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["out.json"])
-        #expect(throws: ExportError.self) { try AtomicFileSink(path: directory.path("missing/dir/out.json")) }
+        #expect(throws: ExportError.self) { try OutputFile(path: directory.path("missing/dir/out.json")) }
     }
 }

@@ -13,7 +13,7 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Export organizations as GeoJSON (RFC 7946) or KML 2.2.",
         discussion: """
-            Writes to standard output, or with -o to a file that appears only once complete. \
+            Writes to standard output, or with -o to a file that appears only once complete (a device, a FIFO or /dev/stdout is written in place). \
             Filters as in the queries: --type, --near LAT LON --km R, --bbox MINLAT MINLON MAXLAT MAXLON \
             (as hubgeo bbox), --search TEXT. Organizations come grouped by type (clubs, then museums), \
             by id within a type. --lang picks the remark language (else English, else any) and adds the \
@@ -47,21 +47,14 @@ struct ExportCommand: ParsableCommand {
         let localization = try languageOption.source()
         let store = try database.openStoreForQueries()
         let selection = selectionOptions.selection
-        if output == "-" {
-            fflush(nil)
-            let sink = FileDescriptorSink.standardOutput()
-            try export(store: store, selection: selection, localization: localization, to: sink)
-            try sink.flush()
-        } else {
-            let sink = try AtomicFileSink(path: output)
-            do {
-                let count = try export(store: store, selection: selection, localization: localization, to: sink)
-                try sink.commit()
-                Console.note("Wrote \(count) organization\(count == 1 ? "" : "s") to \(output).")
-            } catch {
-                sink.abandon()
-                throw error
-            }
+        let sink = try OutputFile(path: output, protecting: [store.path])
+        do {
+            let count = try export(store: store, selection: selection, localization: localization, to: sink)
+            try sink.commit()
+            if !sink.isStandardStream { Console.note("Wrote \(count) organization\(count == 1 ? "" : "s") to \(output).") }
+        } catch {
+            sink.abandon()
+            throw error
         }
     }
 

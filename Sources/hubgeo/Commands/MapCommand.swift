@@ -54,20 +54,15 @@ struct MapCommand: ParsableCommand {
             count = result.count
         }
         let html = MapPage(source: .embedded(collections)).html(assets: assets)
-        if output == "-" {
-            fflush(nil)
-            let sink = FileDescriptorSink.standardOutput()
+        let sink = try OutputFile(path: output, protecting: [store.path])
+        do {
             try sink.write(html)
-            try sink.flush()
-        } else {
-            let sink = try AtomicFileSink(path: output)
-            do {
-                try sink.write(html)
-                try sink.commit()
-            } catch {
-                sink.abandon()
-                throw error
-            }
+            try sink.commit()
+        } catch {
+            sink.abandon()
+            throw error
+        }
+        if !sink.isStandardStream {
             let languagesNote = chosen.isEmpty ? "no language" : chosen.compactMap { $0 }.joined(separator: ", ")
             Console.note("Wrote \(output): \(count) organization\(count == 1 ? "" : "s"), \(languagesNote), \(html.utf8.count) bytes.")
         }
