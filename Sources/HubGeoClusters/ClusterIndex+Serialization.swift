@@ -1,0 +1,288 @@
+/// The serialized form of a cluster index: a header, then the index's arrays one after the other,
+/// each starting at a multiple of 8 bytes, all little-endian.
+///
+/// Header (little-endian): "HGCI", format version (UInt32), radius and extent (Float64),
+/// maximum zoom and kd node size (UInt32 each), the counts of organizations, locations and
+/// clusters and the separation zoom (UInt64 each), the number of arrays (UInt64), and the element
+/// count of each array (UInt64 each). Loading copies the bytes once into aligned memory, checks
+/// every count, offset and node number (so that a damaged blob is refused, never read out of
+/// bounds), and points the arrays into that memory.
+extension ClusterIndex {
+    static let magic: [UInt8] = Array("HGCI".utf8)
+    static let formatVersion: UInt32 = 1
+    /// The element size of each array, in the order of ``ClusterStorage/Arrays``.
+    static let elementSizes = [8, 8, 8, 4, 1, 4, 8, 4, 4, 4, 1, 4, 4, 8, 1]
+    private static var headerSize: Int { 72 + 8 * elementSizes.count }
+
+    /// The index as bytes for ``init(serialized:)``: the same arrays it answers from, so a loaded
+    /// index answers exactly as this one.
+    public func serialized() -> [UInt8] {
+        let storage = self.storage
+        let sections: [UnsafeRawBufferPointer] = [
+            UnsafeRawBufferPointer(storage.organizationIDs), UnsafeRawBufferPointer(storage.organizationLatitudes),
+            UnsafeRawBufferPointer(storage.organizationLongitudes), UnsafeRawBufferPointer(storage.groupStarts),
+            UnsafeRawBufferPointer(storage.nodeZooms), UnsafeRawBufferPointer(storage.clusterCounts),
+            UnsafeRawBufferPointer(storage.clusterPositions), UnsafeRawBufferPointer(storage.clusterBounds),
+            UnsafeRawBufferPointer(storage.childStarts), UnsafeRawBufferPointer(storage.children),
+            UnsafeRawBufferPointer(storage.bandZooms), UnsafeRawBufferPointer(storage.bandStarts),
+            UnsafeRawBufferPointer(storage.bandIDs), UnsafeRawBufferPointer(storage.bandCoordinates),
+            UnsafeRawBufferPointer(storage.bandEntryZooms),
+        ]
+        var size = Self.headerSize
+        for section in sections { size = Self.aligned(size) + section.count }
+        var bytes = [UInt8](repeating: 0, count: size)
+        bytes.withUnsafeMutableBytes { output in
+            var header = HeaderWriter(output)
+            header.bytes(Self.magic)
+            header.integer(Self.formatVersion)
+            header.integer(storage.options.radius.bitPattern)
+            header.integer(storage.options.extent.bitPattern)
+            header.integer(UInt32(storage.options.maximumZoom))
+            header.integer(UInt32(storage.options.nodeSize))
+            header.integer(UInt64(storage.organizationCount))
+            header.integer(UInt64(storage.groupCount))
+            header.integer(UInt64(storage.clusterCount))
+            header.integer(UInt64(storage.separationZoom))
+            header.integer(UInt64(sections.count))
+            for (section, size) in zip(sections, Self.elementSizes) { header.integer(UInt64(section.count / size)) }
+            var offset = Self.headerSize
+            for (section, size) in zip(sections, Self.elementSizes) {
+                offset = Self.aligned(offset)
+                let target = UnsafeMutableRawBufferPointer(rebasing: output[offset..<(offset + section.count)])
+                target.copyMemory(from: section)
+                Self.toLittleEndian(target, elementSize: size)
+                offset += section.count
+            }
+        }
+        return bytes
+    }
+
+    /// Loads an index from ``serialized()`` bytes, without building anything.
+    public init(serialized bytes: [UInt8]) throws(ClusterIndexError) {
+        let loaded = bytes.withUnsafeBytes { buffer in Result { () throws(ClusterIndexError) in try Self.load(buffer) } }
+        self.init(storage: try loaded.get())
+    }
+
+    /// Loads an index from ``serialized()`` bytes held elsewhere (a database blob, say); the
+    /// bytes are copied, so they need not outlive the call.
+    public init(serialized bytes: UnsafeRawBufferPointer) throws(ClusterIndexError) {
+        self.init(storage: try Self.load(bytes))
+    }
+
+    private static func aligned(_ offset: Int) -> Int { (offset + 7) & ~7 }
+
+    private static func load(_ bytes: UnsafeRawBufferPointer) throws(ClusterIndexError) -> ClusterStorage {
+        guard bytes.count >= headerSize, Array(bytes.prefix(4)) == magic else {
+            throw .invalidSerialization("it does not start with a cluster index header")
+        }
+        var header = HeaderReader(bytes, offset: 4)
+        let version: UInt32 = header.integer()
+        guard version == formatVersion else {
+            throw .invalidSerialization("format version \(version), this program reads version \(formatVersion)")
+        }
+        let options = ClusterOptions(
+            radius: Double(bitPattern: header.integer()), extent: Double(bitPattern: header.integer()),
+            maximumZoom: Int(header.integer() as UInt32), nodeSize: Int(header.integer() as UInt32))
+        do { try options.validate() } catch { throw .invalidSerialization("\(error)") }
+        let organizationCount = Int(clamping: header.integer() as UInt64)
+        let groupCount = Int(clamping: header.integer() as UInt64)
+        let clusterCount = Int(clamping: header.integer() as UInt64)
+        let separationZoom = Int(clamping: header.integer() as UInt64)
+        let sectionCount = Int(clamping: header.integer() as UInt64)
+        guard sectionCount == elementSizes.count else {
+            throw .invalidSerialization("\(sectionCount) arrays, expected \(elementSizes.count)")
+        }
+        guard organizationCount <= maximumOrganizationCount, groupCount <= organizationCount,
+              (groupCount == 0) == (organizationCount == 0), clusterCount < max(1, groupCount),
+              separationZoom <= options.maximumZoom else {
+            throw .invalidSerialization("inconsistent counts")
+        }
+        let counts = (0..<sectionCount).map { _ in Int(clamping: header.integer() as UInt64) }
+        let nodeCount = groupCount + clusterCount
+        let bandCount = counts[11] - 1
+        let entryCount = counts[12]
+        let expected = [
+            organizationCount, organizationCount, organizationCount, groupCount + 1, 2 * nodeCount,
+            clusterCount, 2 * clusterCount, 4 * clusterCount, clusterCount + 1, counts[9],
+            2 * bandCount, bandCount + 1, entryCount, 2 * entryCount, 2 * entryCount,
+        ]
+        guard bandCount >= 1, counts == expected, counts[9] <= nodeCount else {
+            throw .invalidSerialization("array sizes do not match the counts")
+        }
+        var size = headerSize
+        var offsets: [Int] = []
+        for (count, elementSize) in zip(counts, elementSizes) {
+            size = aligned(size)
+            offsets.append(size)
+            size += count * elementSize
+        }
+        guard size == bytes.count else {
+            throw .invalidSerialization("\(bytes.count) bytes, expected \(size)")
+        }
+
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
+        memory.copyMemory(from: bytes)
+        for (offset, (count, elementSize)) in zip(offsets, zip(counts, elementSizes)) {
+            fromLittleEndian(UnsafeMutableRawBufferPointer(rebasing: memory[offset..<(offset + count * elementSize)]),
+                             elementSize: elementSize)
+        }
+        func array<T>(_ section: Int, _ type: T.Type) -> UnsafeBufferPointer<T> {
+            let start = memory.baseAddress! + offsets[section]
+            return UnsafeBufferPointer(start: start.bindMemory(to: T.self, capacity: counts[section]), count: counts[section])
+        }
+        let arrays = ClusterStorage.Arrays(
+            organizationIDs: array(0, Int64.self), organizationLatitudes: array(1, Double.self),
+            organizationLongitudes: array(2, Double.self), groupStarts: array(3, Int32.self),
+            nodeZooms: array(4, UInt8.self), clusterCounts: array(5, Int32.self),
+            clusterPositions: array(6, Double.self), clusterBounds: array(7, Float.self),
+            childStarts: array(8, Int32.self), children: array(9, Int32.self),
+            bandZooms: array(10, UInt8.self), bandStarts: array(11, Int32.self), bandIDs: array(12, Int32.self),
+            bandCoordinates: array(13, Double.self), bandEntryZooms: array(14, UInt8.self))
+        do {
+            try validate(arrays, groupCount: groupCount, clusterCount: clusterCount, separationZoom: separationZoom)
+        } catch {
+            memory.deallocate()
+            throw error
+        }
+        return ClusterStorage(
+            options: options, organizationCount: organizationCount, groupCount: groupCount,
+            clusterCount: clusterCount, separationZoom: separationZoom, arrays: arrays,
+            allocations: [memory.baseAddress!])
+    }
+
+    /// Checks everything the queries rely on: every number used to reach into an array is in
+    /// range, children come before their parents (so walks end), counts add up, and the bands
+    /// cover the zooms.
+    private static func validate(
+        _ arrays: ClusterStorage.Arrays, groupCount: Int, clusterCount: Int, separationZoom: Int
+    ) throws(ClusterIndexError) {
+        let nodeCount = groupCount + clusterCount
+        let organizationCount = arrays.organizationIDs.count
+        func fail(_ reason: String) -> ClusterIndexError { .invalidSerialization(reason) }
+
+        guard arrays.groupStarts[0] == 0, arrays.groupStarts[groupCount] == Int32(organizationCount) else {
+            throw fail("location starts do not span the organizations")
+        }
+        for group in 0..<groupCount where arrays.groupStarts[group + 1] <= arrays.groupStarts[group] {
+            throw fail("location \(group) is empty")
+        }
+        for node in 0..<nodeCount {
+            let low = arrays.nodeZooms[2 * node], high = arrays.nodeZooms[2 * node + 1]
+            guard low <= high, Int(high) <= separationZoom, node >= groupCount || Int(high) == separationZoom else {
+                throw fail("node \(node) has zooms \(low)...\(high)")
+            }
+        }
+        guard arrays.childStarts[0] == 0, Int(arrays.childStarts[clusterCount]) == arrays.children.count else {
+            throw fail("child starts do not span the children")
+        }
+        var hasParent = [Bool](repeating: false, count: nodeCount)
+        for cluster in 0..<clusterCount {
+            let node = groupCount + cluster
+            let start = Int(arrays.childStarts[cluster]), end = Int(arrays.childStarts[cluster + 1])
+            guard start >= 0, end - start >= 2, end <= arrays.children.count else {
+                throw fail("cluster \(node) has \(end - start) children")
+            }
+            var total = 0
+            for slot in start..<end {
+                let child = Int(arrays.children[slot])
+                guard child >= 0, child < node, !hasParent[child],
+                      arrays.nodeZooms[2 * child] == arrays.nodeZooms[2 * node + 1] &+ 1 else {
+                    throw fail("cluster \(node) has a wrong child \(child)")
+                }
+                hasParent[child] = true
+                total += child < groupCount
+                    ? Int(arrays.groupStarts[child + 1] - arrays.groupStarts[child])
+                    : Int(arrays.clusterCounts[child - groupCount])
+            }
+            guard total == Int(arrays.clusterCounts[cluster]) else {
+                throw fail("cluster \(node) counts \(arrays.clusterCounts[cluster]), its children \(total)")
+            }
+        }
+        let bandCount = arrays.bandStarts.count - 1
+        var expectedHigh = separationZoom
+        guard arrays.bandStarts[0] == 0, Int(arrays.bandStarts[bandCount]) == arrays.bandIDs.count else {
+            throw fail("band starts do not span the entries")
+        }
+        for band in 0..<bandCount {
+            let low = Int(arrays.bandZooms[2 * band]), high = Int(arrays.bandZooms[2 * band + 1])
+            guard high == expectedHigh, low <= high, arrays.bandStarts[band] <= arrays.bandStarts[band + 1] else {
+                throw fail("band \(band) covers zooms \(low)...\(high)")
+            }
+            expectedHigh = low - 1
+        }
+        guard expectedHigh == -1 else { throw fail("the bands do not reach zoom 0") }
+        for entry in 0..<arrays.bandIDs.count {
+            let node = Int(arrays.bandIDs[entry])
+            guard node >= 0, node < nodeCount, arrays.bandEntryZooms[2 * entry] <= arrays.bandEntryZooms[2 * entry + 1] else {
+                throw fail("band entry \(entry) is wrong")
+            }
+        }
+    }
+
+    // MARK: Byte order
+
+    /// Turns native-order elements into little-endian ones, in place (nothing to do on
+    /// little-endian machines).
+    private static func toLittleEndian(_ buffer: UnsafeMutableRawBufferPointer, elementSize: Int) {
+        #if _endian(big)
+        reverseElements(buffer, elementSize: elementSize)
+        #endif
+    }
+
+    private static func fromLittleEndian(_ buffer: UnsafeMutableRawBufferPointer, elementSize: Int) {
+        #if _endian(big)
+        reverseElements(buffer, elementSize: elementSize)
+        #endif
+    }
+
+    private static func reverseElements(_ buffer: UnsafeMutableRawBufferPointer, elementSize: Int) {
+        guard elementSize > 1 else { return }
+        var start = 0
+        while start + elementSize <= buffer.count {
+            var low = start, high = start + elementSize - 1
+            while low < high {
+                buffer.swapAt(low, high)
+                low += 1
+                high -= 1
+            }
+            start += elementSize
+        }
+    }
+}
+
+/// Writes the header's fields one after the other, little-endian.
+private struct HeaderWriter {
+    let output: UnsafeMutableRawBufferPointer
+    var offset = 0
+
+    init(_ output: UnsafeMutableRawBufferPointer) { self.output = output }
+
+    mutating func bytes(_ bytes: [UInt8]) {
+        for byte in bytes {
+            output[offset] = byte
+            offset += 1
+        }
+    }
+
+    mutating func integer<T: FixedWidthInteger>(_ value: T) {
+        output.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
+        offset += MemoryLayout<T>.size
+    }
+}
+
+/// Reads the header's fields one after the other, little-endian.
+private struct HeaderReader {
+    let input: UnsafeRawBufferPointer
+    var offset: Int
+
+    init(_ input: UnsafeRawBufferPointer, offset: Int) {
+        self.input = input
+        self.offset = offset
+    }
+
+    mutating func integer<T: FixedWidthInteger>() -> T {
+        let value = input.loadUnaligned(fromByteOffset: offset, as: T.self)
+        offset += MemoryLayout<T>.size
+        return T(littleEndian: value)
+    }
+}
