@@ -98,6 +98,9 @@ extension ClusterIndex {
             throw .invalidSerialization("inconsistent counts")
         }
         let counts = (0..<sectionCount).map { _ in Int(clamping: header.integer() as UInt64) }
+        guard counts.allSatisfy({ $0 <= bytes.count }) else {  // so that no size below overflows
+            throw .invalidSerialization("an array longer than the bytes")
+        }
         let nodeCount = groupCount + clusterCount
         let bandCount = counts[11] - 1
         let entryCount = counts[12]

@@ -1,0 +1,95 @@
+import Testing
+@testable import HubGeoClusters
+
+/// An index written to bytes and read back answers exactly as the one that was built; damaged
+/// bytes are refused or, where only numbers that point nowhere are changed, still answered
+/// without reading out of bounds.
+@Suite("Cluster index serialization")
+struct ClusterSerializationTests {
+    static func sameAnswers(_ built: ClusterIndex, _ loaded: ClusterIndex) throws {
+        #expect(loaded.organizationCount == built.organizationCount)
+        #expect(loaded.locationCount == built.locationCount)
+        #expect(loaded.clusterCount == built.clusterCount)
+        #expect(loaded.separationZoom == built.separationZoom)
+        #expect(loaded.options == built.options)
+        for zoom in 0...(built.separationZoom + 1) {
+            let world = (west: -180.0, south: -90.0, east: 180.0, north: 90.0)
+            #expect(loaded.clusters(west: world.west, south: world.south, east: world.east, north: world.north, zoom: zoom)
+                == built.clusters(west: world.west, south: world.south, east: world.east, north: world.north, zoom: zoom))
+        }
+        var random = SplitMix64(seed: 8)
+        for _ in 0..<200 {
+            let view = TestData.view(&random, maxZoom: built.separationZoom, around: [])
+            #expect(loaded.clusters(west: view.west, south: view.south, east: view.east, north: view.north, zoom: view.zoom)
+                == built.clusters(west: view.west, south: view.south, east: view.east, north: view.north, zoom: view.zoom))
+        }
+        for id in 0..<(built.locationCount + built.clusterCount) {
+            #expect(try loaded.item(id: id) == built.item(id: id))
+            #expect(try loaded.children(of: id) == built.children(of: id))
+            #expect(try loaded.leaves(of: id, limit: 1000) == built.leaves(of: id, limit: 1000))
+            #expect(try loaded.expansionZoom(of: id) == built.expansionZoom(of: id))
+        }
+    }
+
+    @Test func aRoundTripAnswersAsTheBuiltIndex() throws {
+        let built = try ClusterIndex(TestData.clubs(count: 4000, seed: 61))
+        let bytes = built.serialized()
+        let loaded = try ClusterIndex(serialized: bytes)
+        try Self.sameAnswers(built, loaded)
+        #expect(loaded.serialized() == bytes)
+        let fromPointer = try bytes.withUnsafeBytes { try ClusterIndex(serialized: $0) }
+        try Self.sameAnswers(built, fromPointer)
+        #expect(Array(bytes.prefix(4)) == Array("HGCI".utf8))
+    }
+
+    @Test func smallIndexesRoundTrip() throws {
+        let cases: [[ClusterIndex.Organization]] = [
+            [],
+            [.init(id: 7, latitude: -33.9, longitude: 18.4)],
+            (0..<20).map { .init(id: Int64($0), latitude: 1, longitude: 2) },
+            [.init(id: 1, latitude: 90, longitude: 180), .init(id: 2, latitude: -90, longitude: -180)],
+        ]
+        for organizations in cases {
+            let built = try ClusterIndex(organizations, options: ClusterOptions(radius: 50, extent: 512, maximumZoom: 20, nodeSize: 8))
+            let loaded = try ClusterIndex(serialized: built.serialized())
+            try Self.sameAnswers(built, loaded)
+        }
+    }
+
+    @Test func damagedBytesAreRefusedOrHarmless() throws {
+        let built = try ClusterIndex(TestData.clubs(count: 40, seed: 62))
+        let bytes = built.serialized()
+        #expect(throws: ClusterIndexError.self) { try ClusterIndex(serialized: []) }
+        #expect(throws: ClusterIndexError.self) { try ClusterIndex(serialized: Array(bytes.dropLast())) }
+        #expect(throws: ClusterIndexError.self) { try ClusterIndex(serialized: bytes + [0]) }
+        var wrongVersion = bytes
+        wrongVersion[4] = 2
+        #expect {
+            try ClusterIndex(serialized: wrongVersion)
+        } throws: { error in
+            "\(error)".contains("format version 2")
+        }
+        for length in stride(from: 0, to: bytes.count, by: 7) {
+            #expect(throws: ClusterIndexError.self) { try ClusterIndex(serialized: Array(bytes.prefix(length))) }
+        }
+        // Every byte changed in turn: either refused, or an index whose every answer can be given.
+        var refused = 0
+        for position in bytes.indices {
+            var damaged = bytes
+            damaged[position] ^= 0xA5
+            guard let index = try? ClusterIndex(serialized: damaged) else {
+                refused += 1
+                continue
+            }
+            for zoom in 0...(index.separationZoom + 1) {
+                _ = index.clusters(west: -180, south: -90, east: 180, north: 90, zoom: zoom)
+            }
+            for id in 0..<(index.locationCount + index.clusterCount) {
+                _ = try index.children(of: id)
+                _ = try index.leaves(of: id, limit: .max)
+                _ = try index.expansionZoom(of: id)
+            }
+        }
+        #expect(refused > bytes.count / 4)
+    }
+}
