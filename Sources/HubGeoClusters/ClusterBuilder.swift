@@ -26,8 +26,10 @@
 /// cluster. The overlay is rebuilt after every level that made clusters; the base (taking the
 /// overlay in) when half its entries are gone or the overlay has grown to half its size, so the
 /// trees shrink with the levels and stay within a few times the items present.
-final class ClusterBuilder {
+final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel phases only read it
     private let options: ClusterOptions
+    /// The threads the searches, sorts and bands are spread over.
+    private let threads: Int
     private let organizationCount: Int
     private let groupCount: Int
 
@@ -68,13 +70,15 @@ final class ClusterBuilder {
 
     /// Builds the storage of an index over `organizations`.
     static func build(
-        _ organizations: some Sequence<ClusterIndex.Organization>, options: ClusterOptions
+        _ organizations: some Sequence<ClusterIndex.Organization>, options: ClusterOptions,
+        threads: Int = Parallel.processorCount
     ) throws(ClusterIndexError) -> ClusterStorage {
         try options.validate()
         let builder: ClusterBuilder
         do {  // the input copy and the grouping are freed once the locations are nodes
             let input = try OrganizationTable(organizations)
-            builder = ClusterBuilder(options: options, input: input, groups: ColocatedGroups(input))
+            builder = ClusterBuilder(
+                options: options, threads: max(1, threads), input: input, groups: ColocatedGroups(input))
         }
         let separationZoom = builder.startEvents()
         for zoom in stride(from: separationZoom - 1, through: 0, by: -1) {
@@ -87,8 +91,9 @@ final class ClusterBuilder {
     /// that nodes near each other on the map are near each other in memory (their level order
     /// stays the input order of their first organizations), and lays out the organizations in
     /// that order.
-    private init(options: ClusterOptions, input: OrganizationTable, groups: ColocatedGroups) {
+    private init(options: ClusterOptions, threads: Int, input: OrganizationTable, groups: ColocatedGroups) {
         self.options = options
+        self.threads = threads
         organizationCount = input.count
         groupCount = groups.count
         nodeCount = groupCount
@@ -104,8 +109,8 @@ final class ClusterBuilder {
         candidateAt = allocateBuffer(capacity, repeating: UInt8.max)
         foundIndex = allocateBuffer(capacity, repeating: -1)
         treeSlot = allocateBuffer(capacity, repeating: -1)
-        base = SearchTree(capacity: groupCount, nodeSize: options.nodeSize)
-        overlay = SearchTree(capacity: groupCount, nodeSize: options.nodeSize)
+        base = SearchTree(capacity: groupCount, nodeSize: options.nodeSize, threads: threads)
+        overlay = SearchTree(capacity: groupCount, nodeSize: options.nodeSize, threads: threads)
         organizations = OrganizationArrays(organizationCount: input.count, groupCount: groups.count)
 
         for group in 0..<groupCount { base.append(Int32(group), x: groups.x[group], y: groups.y[group]) }
@@ -148,21 +153,18 @@ final class ClusterBuilder {
         treeSlot = allocateBuffer(0, repeating: 0)
         takenAt = allocateBuffer(0, repeating: 0)
         candidateAt = allocateBuffer(0, repeating: 0)
-        base = SearchTree(capacity: 0, nodeSize: 1)
-        overlay = SearchTree(capacity: 0, nodeSize: 1)
+        base = SearchTree(capacity: 0, nodeSize: 1, threads: 1)
+        overlay = SearchTree(capacity: 0, nodeSize: 1, threads: 1)
     }
 
     /// Computes the locations' event levels, from which the separation zoom follows: one above
     /// the highest event level (no pair is close enough above it), at most `maximumZoom`.
     private func startEvents() -> Int {
-        var levels = [Int8](repeating: -1, count: groupCount)
-        var highest = -1
-        for node in 0..<groupCount {  // in kd order, so that consecutive searches share their paths
-            let level = eventLevel(of: Int32(node), below: options.maximumZoom)
-            levels[node] = Int8(level)
-            highest = max(highest, level)
-        }
-        let separationZoom = highest + 1
+        // In node order, which is kd order, so that consecutive searches share their paths.
+        let levels = Parallel.map(groupCount, threads: threads) { nodes in
+            nodes.map { Int8(eventLevel(of: Int32($0), below: options.maximumZoom)) }
+        }.flatMap { $0 }
+        let separationZoom = Int(levels.max() ?? -1) + 1
         events = Array(repeating: [], count: max(0, separationZoom))
         created = Array(repeating: 0, count: separationZoom + 1)
         absorbed = Array(repeating: 0, count: separationZoom + 1)
@@ -257,16 +259,31 @@ final class ClusterBuilder {
                 candidates.append(UInt64(UInt32(orderKey[Int(item)])) << 32 | UInt64(UInt32(item)))
             }
         }
-        for item in due {
-            let start = found.count
-            forEachNeighbour(of: item, within: distance, squaredDistance: squaredDistance) { neighbour in
-                found.append(neighbour)
-                addCandidate(neighbour)
+        let neighbourLists = Parallel.map(due.count, threads: threads) { range in
+            var lists = NeighbourLists()
+            for item in due[range] {
+                forEachNeighbour(of: item, within: distance, squaredDistance: squaredDistance) { lists.found.append($0) }
+                lists.ends.append(Int32(lists.found.count))
             }
-            guard found.count > start else { continue }
-            addCandidate(item)
-            foundIndex[Int(item)] = Int32(foundRanges.count)
-            foundRanges.append(Int32(start)..<Int32(found.count))
+            return lists
+        }
+        var dueIndex = 0
+        for lists in neighbourLists {
+            var start = 0
+            for end in lists.ends {
+                let item = due[dueIndex]
+                dueIndex += 1
+                guard end > start else { continue }
+                let first = found.count
+                for neighbour in lists.found[start..<Int(end)] {
+                    found.append(neighbour)
+                    addCandidate(neighbour)
+                }
+                start = Int(end)
+                addCandidate(item)
+                foundIndex[Int(item)] = Int32(foundRanges.count)
+                foundRanges.append(Int32(first)..<Int32(found.count))
+            }
         }
         radixSort(&candidates)
 
@@ -324,28 +341,32 @@ final class ClusterBuilder {
         let made = nodeCount - firstNew
         created[zoom] = made
         absorbed[zoom] = taken.count
-        guard zoom > 0, made > 0 else { return }
+        guard zoom > 0 else { return }
 
         // The level is done: taken items leave the trees, new clusters join the overlay.
-        for item in taken {
-            let slot = Int(treeSlot[Int(item)])
-            if slot >= 0 { base.markGone(slot) } else if slot <= -2 { overlay.markGone(-2 - slot) }
-            treeSlot[Int(item)] = -1
-        }
-        let overlaySize = overlay.count - overlay.goneCount + made
-        if 2 * base.goneCount > base.count || 2 * overlaySize > base.count - base.goneCount {
-            rebuildBase()
-        } else {
-            rebuildOverlay(adding: firstNew..<nodeCount)
+        if made > 0 {
+            for item in taken {
+                let slot = Int(treeSlot[Int(item)])
+                if slot >= 0 { base.markGone(slot) } else if slot <= -2 { overlay.markGone(-2 - slot) }
+                treeSlot[Int(item)] = -1
+            }
+            let overlaySize = overlay.count - overlay.goneCount + made
+            if 3 * base.goneCount > base.count || 4 * overlaySize > base.count - base.goneCount {
+                rebuildBase()
+            } else {
+                rebuildOverlay(adding: firstNew..<nodeCount)
+            }
         }
 
-        // New clusters and the due items that are still there get their next event.
-        var next: [Int32] = due.filter { parent[Int($0)] < 0 }
-        next += (firstNew..<nodeCount).map { Int32($0) }
-        for item in inTreeOrder(next) {
-            let level = eventLevel(of: item, below: zoom)
-            if level >= 0 { events[level].append(item) }
-        }
+        // The due items that are still there get their next event from their nearest item; new
+        // clusters are simply due at the next level, the highest their event can be (most meet
+        // something there, and those that do not are looked at again like any due item).
+        let survivors = inTreeOrder(due)
+        let levels = Parallel.map(survivors.count, threads: threads) { range in
+            survivors[range].map { eventLevel(of: $0, below: zoom) }
+        }.flatMap { $0 }
+        for (item, level) in zip(survivors, levels) where level >= 0 { events[level].append(item) }
+        events[zoom - 1] += (firstNew..<nodeCount).map { Int32($0) }
     }
 
     /// The current items among `items` in the order of their tree entries (base, then overlay),
@@ -360,6 +381,12 @@ final class ClusterBuilder {
         }
         radixSort(&keyed)
         return keyed.map { Int32(truncatingIfNeeded: $0) }
+    }
+
+    /// The neighbours found for a run of due items: each item's end in `found`.
+    private struct NeighbourLists {
+        var found: [Int32] = []
+        var ends: [Int32] = []
     }
 
     /// Makes the base tree over all current items, and the overlay empty.
@@ -510,7 +537,13 @@ final class ClusterBuilder {
             zooms[2 * band] = UInt8(range.low)
             zooms[2 * band + 1] = UInt8(range.high)
             starts[band] = Int32(slot)
-            let first = slot
+            slot += range.entries
+        }
+        // The bands are independent: each fills and sorts its own part of the arrays.
+        Parallel.forEach(ranges.count, threads: threads) { band in
+            let range = ranges[band]
+            let first = Int(starts[band])
+            var slot = first
             for node in 0..<nodeCount
             where Int(zoomLow[node]) <= range.high && Int(zoomHigh[node]) >= range.low {
                 ids[slot] = Int32(node)
@@ -578,8 +611,10 @@ final class SearchTree {
     private(set) var count = 0
     private(set) var goneCount = 0
     private let nodeSize: Int
+    private let threads: Int
 
-    init(capacity: Int, nodeSize: Int) {
+    init(capacity: Int, nodeSize: Int, threads: Int) {
+        self.threads = threads
         ids = allocateBuffer(capacity, repeating: 0)
         coordinates = allocateBuffer(2 * capacity, repeating: 0)
         gone = allocateBuffer(capacity, repeating: 0)
@@ -628,6 +663,6 @@ final class SearchTree {
     }
 
     func sort() {
-        KDTree.sort(ids: ids.baseAddress!, coordinates: coordinates.baseAddress!, count: count, nodeSize: nodeSize)
+        KDTree.sort(ids: ids.baseAddress!, coordinates: coordinates.baseAddress!, count: count, nodeSize: nodeSize, threads: threads)
     }
 }

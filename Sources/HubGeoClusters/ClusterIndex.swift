@@ -53,6 +53,11 @@ public struct ClusterIndex: Sendable {
         storage = try ClusterBuilder.build(organizations, options: options)
     }
 
+    /// Builds on exactly `threads` threads (the result is the same for any number).
+    init(_ organizations: some Sequence<Organization>, options: ClusterOptions = ClusterOptions(), threads: Int) throws(ClusterIndexError) {
+        storage = try ClusterBuilder.build(organizations, options: options, threads: threads)
+    }
+
     init(storage: ClusterStorage) {
         self.storage = storage
     }

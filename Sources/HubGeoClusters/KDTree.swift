@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -23,12 +25,34 @@ struct KDTree {
     /// The deepest stack of ranges a search can need: two per level of a tree of 2^62 items.
     private static let stackCapacity = 3 * 128
 
-    /// Sorts `count` ids and their coordinates into kd order, in place.
+    /// Sorts `count` ids and their coordinates into kd order, in place; with `threads` above 1,
+    /// the halves of large ranges are sorted in parallel (the result is the same).
     static func sort(
-        ids: UnsafeMutablePointer<Int32>, coordinates: UnsafeMutablePointer<Double>, count: Int, nodeSize: Int
+        ids: UnsafeMutablePointer<Int32>, coordinates: UnsafeMutablePointer<Double>, count: Int, nodeSize: Int,
+        threads: Int = 1
     ) {
         guard count > 1 else { return }
-        sort(ids, coordinates, nodeSize: max(1, nodeSize), left: 0, right: count - 1, axis: 0)
+        var depth = 0  // levels of halving done in parallel
+        while 1 << depth < threads { depth += 1 }
+        sort(ids, coordinates, nodeSize: max(1, nodeSize), left: 0, right: count - 1, axis: 0, parallelDepth: depth)
+    }
+
+    private static func sort(
+        _ ids: UnsafeMutablePointer<Int32>, _ coordinates: UnsafeMutablePointer<Double>,
+        nodeSize: Int, left: Int, right: Int, axis: Int, parallelDepth: Int
+    ) {
+        guard parallelDepth > 0, right - left > 65536 else {
+            sort(ids, coordinates, nodeSize: nodeSize, left: left, right: right, axis: axis)
+            return
+        }
+        let middle = (left + right) >> 1
+        select(ids, coordinates, k: middle, left: left, right: right, axis: axis)
+        let shared = Shared((ids, coordinates))
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            let (ids, coordinates) = shared.value
+            sort(ids, coordinates, nodeSize: nodeSize, left: half == 0 ? left : middle + 1,
+                 right: half == 0 ? middle - 1 : right, axis: 1 - axis, parallelDepth: parallelDepth - 1)
+        }
     }
 
     private static func sort(

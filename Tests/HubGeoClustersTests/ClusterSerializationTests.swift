@@ -42,6 +42,16 @@ struct ClusterSerializationTests {
         #expect(Array(bytes.prefix(4)) == Array("HGCI".utf8))
     }
 
+    /// The build spreads its searches, sorts and bands over threads; the bytes are the same for
+    /// any number of them.
+    @Test func anyNumberOfThreadsBuildsTheSameBytes() throws {
+        let organizations = TestData.clubs(count: 60_000, seed: 63)
+        let one = try ClusterIndex(organizations, threads: 1).serialized()
+        for threads in [2, 3, 8] {
+            #expect(try ClusterIndex(organizations, threads: threads).serialized() == one, "\(threads) threads")
+        }
+    }
+
     @Test func smallIndexesRoundTrip() throws {
         let cases: [[ClusterIndex.Organization]] = [
             [],
