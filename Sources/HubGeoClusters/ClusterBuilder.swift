@@ -11,21 +11,28 @@
 /// splits exactly one zoom above the level that made it.
 ///
 /// **Candidates.** An item can only take part at level z if another item lies within d(z) of it.
-/// When an item appears (a location at the start, a new cluster later) or survives a level at
-/// which it was due, its *event level* is computed from the nearest item present at that moment:
-/// the highest lower level whose distance reaches it. Of any two items within d(z) of each other
-/// at level z, the one whose event was computed last saw the other, so its event level is z
-/// exactly; level z therefore only looks at the items due there and their neighbours within
-/// d(z), and all other items cannot meet anything at that level. Processed in level order these
-/// give exactly supercluster's result, while the many high levels at which only a few close
-/// pairs merge cost little.
+/// Every item carries an *event level*: an upper bound of the highest level at which it can
+/// meet an item present when the bound was set. A location's comes from its nearest location; a
+/// new cluster is simply due at the level below the one that made it (most meet something
+/// there); an item that is due at a level and survives it gets a new one from its nearest item.
+/// Of any two items within d(z) of each other at level z, the one whose bound was set last was
+/// set with the other present, so it is due at z exactly (had it been due earlier it would
+/// have been set again). Level z therefore only looks at the items due there and at their
+/// neighbours within d(z); no other item can meet anything at that level. Visited in level order
+/// these give exactly supercluster's result, while the many high levels at which only a few
+/// close pairs merge cost little.
 ///
 /// **Neighbour searches.** Items never move, so every search runs over two kd-trees of current
 /// positions: a *base* tree over the items present when it was last built and an *overlay* tree
 /// over the clusters made since, each entry with a flag set when its item is taken into a
 /// cluster. The overlay is rebuilt after every level that made clusters; the base (taking the
-/// overlay in) when half its entries are gone or the overlay has grown to half its size, so the
-/// trees shrink with the levels and stay within a few times the items present.
+/// overlay in) when a third of its entries are gone or the overlay has grown to a quarter of
+/// it, so the trees shrink with the levels and stay within a few times the items present.
+///
+/// **Threads.** The neighbour and nearest-item searches of a level, the large kd sorts and the
+/// zoom bands are spread over the processors; the searches only read the trees and node arrays,
+/// each thread fills its own results, and the results are combined in order, so any number of
+/// threads builds the same index.
 final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel phases only read it
     private let options: ClusterOptions
     /// The threads the searches, sorts and bands are spread over.

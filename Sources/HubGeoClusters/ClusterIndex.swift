@@ -25,12 +25,14 @@
 ///
 /// **How it is built.** See ``ClusterBuilder``: the levels are the same as supercluster's, but a
 /// level only visits the items that can take part in a cluster there (found from nearest-neighbour
-/// distances), so the many high zooms where only a few close pairs merge cost little, and
-/// neighbour searches go through one kd-tree that is rebuilt only when the items have halved.
-/// Each cluster is one node, made once; it keeps its id at all the zooms it is shown at (a node
-/// carried up unchanged is the same node), so ids are node numbers: locations first, in input
-/// order of their first organization, then clusters in the order they were made. Unlike
-/// supercluster's ids they need no zoom in them, since no per-zoom array has to be found.
+/// distances), so the many high zooms where only a few close pairs merge cost little; the
+/// searches, sorts and zoom bands are spread over the processors, with the same result for any
+/// number of them. Each cluster is one node, made once; it keeps its id at all the zooms it is
+/// shown at (an item carried up unchanged is the same node), so ids are node numbers: locations
+/// first (in kd-tree order, so that nodes near each other on the map are near each other in
+/// memory), then clusters in the order they were made. Unlike supercluster's ids they need no
+/// zoom in them, since no per-zoom array has to be found. The same organizations give the same
+/// ids in every build.
 ///
 /// **How it is stored.** Flat arrays only (no object per item): the organizations in location
 /// order, per node its zoom range, per cluster its count, centre, outward-rounded float box and

@@ -47,8 +47,8 @@ extension ClusterIndex {
 
     /// One marker of a view: a cluster, or a location (an organization or a co-located group).
     public struct Item: Sendable, Equatable {
-        /// The stable id of the item in this index (the same in every zoom it is shown at, and
-        /// after serialization), for ``ClusterIndex/children(of:)``, ``ClusterIndex/leaves(of:limit:offset:)``
+        /// The stable id of the item in this index (the same at every zoom it is shown at, after
+        /// serialization, and in every build from the same organizations), for ``ClusterIndex/children(of:)``, ``ClusterIndex/leaves(of:limit:offset:)``
         /// and ``ClusterIndex/expansionZoom(of:)``.
         public let id: Int
         public let kind: Kind

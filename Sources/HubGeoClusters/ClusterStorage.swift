@@ -2,8 +2,8 @@
 /// array; loaded ones a single aligned copy of the serialized bytes that every array points into.
 ///
 /// Nodes are numbered groups first (the locations: organizations sharing exact coordinates,
-/// `0..<groupCount`), then clusters in the order they were made (`groupCount..<nodeCount`); a
-/// cluster's children always have smaller numbers.
+/// `0..<groupCount`, in kd-tree order), then clusters in the order they were made
+/// (`groupCount..<nodeCount`); a cluster's children always have smaller numbers.
 final class ClusterStorage: @unchecked Sendable {
     let options: ClusterOptions
     let organizationCount: Int

@@ -55,8 +55,8 @@ final class OrganizationTable {
 
 /// The locations: organizations grouped by equal Web Mercator coordinates (equal latitude and
 /// longitude, and also latitudes beyond ±85.0511° at one longitude, which the map draws at one
-/// point). Groups are numbered in the input order of their first organization; a group's
-/// organizations keep their input order.
+/// point). Groups are numbered in the input order of their first organization (the level order
+/// of the clustering); a group's organizations keep their input order.
 final class ColocatedGroups {
     let organizationCount: Int
     let count: Int

@@ -25,7 +25,7 @@ struct ClusterIndexTests {
     @Test(arguments: [(UInt64(1), 0), (2, 1), (3, 2), (4, 0)])
     func everyZoomHoldsTheReferenceItems(seed: UInt64, optionSet: Int) throws {
         let options = Self.optionSets[optionSet]
-        let organizations = TestData.clubs(count: seed == 4 ? 40_000 : 3000, seed: seed)
+        let organizations = TestData.clubs(count: seed == 4 ? 20_000 : 3000, seed: seed)
         let index = try ClusterIndex(organizations, options: options)
         let reference = ReferenceClustering(organizations, options: options)
         #expect(index.separationZoom == reference.separationZoom)

@@ -45,9 +45,9 @@ struct ClusterSerializationTests {
     /// The build spreads its searches, sorts and bands over threads; the bytes are the same for
     /// any number of them.
     @Test func anyNumberOfThreadsBuildsTheSameBytes() throws {
-        let organizations = TestData.clubs(count: 60_000, seed: 63)
+        let organizations = TestData.clubs(count: 30_000, seed: 63)
         let one = try ClusterIndex(organizations, threads: 1).serialized()
-        for threads in [2, 3, 8] {
+        for threads in [2, 3] {
             #expect(try ClusterIndex(organizations, threads: threads).serialized() == one, "\(threads) threads")
         }
     }

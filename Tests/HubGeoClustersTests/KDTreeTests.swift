@@ -63,6 +63,29 @@ struct KDTreeTests {
         }
     }
 
+    /// Large ranges are split in parallel; the order is the one a single thread makes.
+    @Test func aParallelSortSortsAsOneThreadDoes() {
+        var random = SplitMix64(seed: 9)
+        let count = 150_000
+        let coordinates = (0..<(2 * count)).map { _ in Double.random(in: 0...1, using: &random) }
+        func sorted(threads: Int) -> ([Int32], [Double]) {
+            var ids = (0..<count).map { Int32($0) }
+            var coordinates = coordinates
+            ids.withUnsafeMutableBufferPointer { ids in
+                coordinates.withUnsafeMutableBufferPointer { coordinates in
+                    KDTree.sort(ids: ids.baseAddress!, coordinates: coordinates.baseAddress!, count: count,
+                                nodeSize: 64, threads: threads)
+                }
+            }
+            return (ids, coordinates)
+        }
+        let one = sorted(threads: 1)
+        for threads in [2, 4] {
+            let many = sorted(threads: threads)
+            #expect(many.0 == one.0 && many.1 == one.1, "\(threads) threads")
+        }
+    }
+
     @Test func emptyAndSingleTrees() {
         var ids: [Int32] = [9]
         var coordinates: [Double] = [0.25, 0.75]

@@ -95,18 +95,13 @@ func report(_ index: ClusterIndex) {
     print("organizations \(index.organizationCount), locations \(index.locationCount), clusters \(index.clusterCount), separation zoom \(index.separationZoom)")
 }
 
-/// Views of a 1280×800 page: centred on random organizations, at the zoom of each kind.
-func measureQueries(_ index: ClusterIndex, organizations: [ClusterIndex.Organization]?) {
+/// Views of a 1280×800 page at the zoom of each kind, centred on 1,000 random locations (the
+/// same for a built and a loaded index).
+func measureQueries(_ index: ClusterIndex) {
     let kinds: [(name: String, zoom: Int)] = [("world", 1), ("continent", 4), ("country", 7), ("city", 12), ("street", 16)]
     var random = Generator(state: 99)
     let centres: [(Double, Double)] = (0..<1000).map { _ in
-        if let organizations {
-            let organization = organizations[Int(random.next() % UInt64(organizations.count))]
-            return (organization.latitude, organization.longitude)
-        }
-        // Without the organizations (a loaded index): the centres of random zoom-12 items.
-        let items = index.clusters(west: -180, south: -90, east: 180, north: 90, zoom: 3)
-        let item = items[Int(random.next() % UInt64(items.count))]
+        let item = try! index.item(id: Int(random.next() % UInt64(index.locationCount)))
         return (item.latitude, item.longitude)
     }
     let clock = ContinuousClock()
@@ -196,14 +191,14 @@ case "build", "points":
         print("serialize \(format(seconds(clock.now - serializeStart) * 1000)) ms, \(bytes.count) bytes (\(format(Double(bytes.count) / 1_048_576)) MiB)")
         writeFile(path, bytes)
     }
-    if arguments.contains("--queries") { measureQueries(index, organizations: organizations) }
+    if arguments.contains("--queries") { measureQueries(index) }
 case "load":
     let bytes = readFile(arguments[1])
     let start = clock.now
     let index = try ClusterIndex(serialized: bytes)
     print("load \(format(seconds(clock.now - start) * 1000)) ms from \(bytes.count) bytes")
     report(index)
-    if arguments.contains("--queries") { measureQueries(index, organizations: nil) }
+    if arguments.contains("--queries") { measureQueries(index) }
 default:
     print("unknown mode \(mode)")
     exit(64)
