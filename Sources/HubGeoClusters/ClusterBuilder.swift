@@ -503,7 +503,7 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
     }
 
     /// How many times more entries than items shown a band's tree may hold at its lowest zoom.
-    static let bandSlack = 2.0
+    static let bandSlack = 3.0
 
     /// Groups the zooms into bands, from the top: a band grows downwards while its tree (every
     /// node shown at one of its zooms) stays within `bandSlack` times the items of its lowest

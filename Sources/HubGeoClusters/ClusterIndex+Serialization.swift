@@ -69,9 +69,43 @@ extension ClusterIndex {
         self.init(storage: try Self.load(bytes))
     }
 
+    /// Loads an index of `byteCount` serialized bytes that `read` writes into the index's own
+    /// memory (from a file, or an SQLite blob handle), so that they are held only once. Errors
+    /// of `read` are passed on.
+    public init(serializedByteCount byteCount: Int, reading read: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
+        guard byteCount >= 0 else { throw ClusterIndexError.invalidSerialization("a negative size") }
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, byteCount), alignment: 16)
+        let bytes = UnsafeMutableRawBufferPointer(rebasing: memory[0..<byteCount])
+        do {
+            try read(bytes)
+        } catch {
+            memory.deallocate()
+            throw error
+        }
+        self.init(storage: try Self.load(owning: memory, byteCount: byteCount))
+    }
+
     private static func aligned(_ offset: Int) -> Int { (offset + 7) & ~7 }
 
     private static func load(_ bytes: UnsafeRawBufferPointer) throws(ClusterIndexError) -> ClusterStorage {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
+        memory.copyMemory(from: bytes)
+        return try load(owning: memory, byteCount: bytes.count)
+    }
+
+    /// Checks the serialized index in `memory` (16-byte aligned; freed if it is refused) and
+    /// points the arrays into it.
+    private static func load(owning memory: UnsafeMutableRawBufferPointer, byteCount: Int) throws(ClusterIndexError) -> ClusterStorage {
+        do {
+            return try load(memory, byteCount: byteCount)
+        } catch {
+            memory.deallocate()
+            throw error
+        }
+    }
+
+    private static func load(_ memory: UnsafeMutableRawBufferPointer, byteCount: Int) throws(ClusterIndexError) -> ClusterStorage {
+        let bytes = UnsafeRawBufferPointer(rebasing: memory[0..<byteCount])
         guard bytes.count >= headerSize, Array(bytes.prefix(4)) == magic else {
             throw .invalidSerialization("it does not start with a cluster index header")
         }
@@ -123,8 +157,6 @@ extension ClusterIndex {
             throw .invalidSerialization("\(bytes.count) bytes, expected \(size)")
         }
 
-        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
-        memory.copyMemory(from: bytes)
         for (offset, (count, elementSize)) in zip(offsets, zip(counts, elementSizes)) {
             fromLittleEndian(UnsafeMutableRawBufferPointer(rebasing: memory[offset..<(offset + count * elementSize)]),
                              elementSize: elementSize)
@@ -141,12 +173,7 @@ extension ClusterIndex {
             childStarts: array(8, Int32.self), children: array(9, Int32.self),
             bandZooms: array(10, UInt8.self), bandStarts: array(11, Int32.self), bandIDs: array(12, Int32.self),
             bandCoordinates: array(13, Double.self), bandEntryZooms: array(14, UInt8.self))
-        do {
-            try validate(arrays, groupCount: groupCount, clusterCount: clusterCount, separationZoom: separationZoom)
-        } catch {
-            memory.deallocate()
-            throw error
-        }
+        try validate(arrays, groupCount: groupCount, clusterCount: clusterCount, separationZoom: separationZoom)
         return ClusterStorage(
             options: options, organizationCount: organizationCount, groupCount: groupCount,
             clusterCount: clusterCount, separationZoom: separationZoom, arrays: arrays,

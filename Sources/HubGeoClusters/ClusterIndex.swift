@@ -39,10 +39,11 @@
 /// children; and for queries, kd-trees (KDBush layout) grouped in *zoom bands*: a band's tree
 /// holds every node shown at one of its zooms, each entry with its zoom range, and a query keeps
 /// the entries shown at its zoom. Bands grow down from the separation zoom while the tree stays
-/// within twice the items of its lowest zoom, so the high zooms, which differ little, share one
-/// tree, and the low zooms, with few items, have small trees of their own. The arrays serialize
-/// as they are (``serialized()``), and loading one (``init(serialized:)``) checks and maps them
-/// without building anything.
+/// within three times the items of its lowest zoom, so the high zooms, which differ little,
+/// share one tree (a view scans at most three entries per item it returns), and the low zooms,
+/// with few items, have small trees of their own. The arrays serialize as they are
+/// (``serialized()``), and loading one (``init(serialized:)``) checks and maps them without
+/// building anything.
 public struct ClusterIndex: Sendable {
     let storage: ClusterStorage
 
@@ -80,17 +81,25 @@ public struct ClusterIndex: Sendable {
     /// a box 360° wide or more is the whole world. Latitudes are clamped to [-90, 90].
     public func clusters(west: Double, south: Double, east: Double, north: Double, zoom: Int) -> [Item] {
         var items: [Item] = []
-        forEachNode(west: west, south: south, east: east, north: north, zoom: zoom) { node, x, y in
-            items.append(item(node: node, x: x, y: y))
-        }
+        forEachItem(west: west, south: south, east: east, north: north, zoom: zoom) { items.append($0) }
         return items
+    }
+
+    /// Visits the items ``clusters(west:south:east:north:zoom:)`` returns, in the same order,
+    /// without collecting them (for writing an answer as they come).
+    public func forEachItem(
+        west: Double, south: Double, east: Double, north: Double, zoom: Int, _ visit: (Item) throws -> Void
+    ) rethrows {
+        try forEachNode(west: west, south: south, east: east, north: north, zoom: zoom) { node, x, y in
+            try visit(item(node: node, x: x, y: y))
+        }
     }
 
     /// Visits the node number and Web Mercator position of every item of the view.
     func forEachNode(
         west: Double, south: Double, east: Double, north: Double, zoom: Int,
-        _ visit: (_ node: Int, _ x: Double, _ y: Double) -> Void
-    ) {
+        _ visit: (_ node: Int, _ x: Double, _ y: Double) throws -> Void
+    ) rethrows {
         guard west.isFinite, south.isFinite, east.isFinite, north.isFinite, storage.nodeCount > 0 else { return }
         var width = east - west
         if width < 0 { width += 360 }
@@ -99,31 +108,31 @@ public struct ClusterIndex: Sendable {
         let maxY = WebMercator.y(latitude: min(90, max(-90, south)))
         let level = min(storage.separationZoom, max(0, zoom))
         if width >= 360 {
-            forEachNode(minX: 0, minY: minY, maxX: 1, maxY: maxY, level: level, visit)
+            try forEachNode(minX: 0, minY: minY, maxX: 1, maxY: maxY, level: level, visit)
             return
         }
         let start = ((west + 180).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) - 180
         let end = start + width
         if end <= 180 {
-            forEachNode(minX: WebMercator.x(longitude: start), minY: minY,
-                        maxX: WebMercator.x(longitude: end), maxY: maxY, level: level, visit)
+            try forEachNode(minX: WebMercator.x(longitude: start), minY: minY,
+                            maxX: WebMercator.x(longitude: end), maxY: maxY, level: level, visit)
         } else {
-            forEachNode(minX: WebMercator.x(longitude: start), minY: minY, maxX: 1, maxY: maxY, level: level, visit)
-            forEachNode(minX: 0, minY: minY, maxX: WebMercator.x(longitude: end - 360), maxY: maxY, level: level, visit)
+            try forEachNode(minX: WebMercator.x(longitude: start), minY: minY, maxX: 1, maxY: maxY, level: level, visit)
+            try forEachNode(minX: 0, minY: minY, maxX: WebMercator.x(longitude: end - 360), maxY: maxY, level: level, visit)
         }
     }
 
     private func forEachNode(
         minX: Double, minY: Double, maxX: Double, maxY: Double, level: Int,
-        _ visit: (_ node: Int, _ x: Double, _ y: Double) -> Void
-    ) {
+        _ visit: (_ node: Int, _ x: Double, _ y: Double) throws -> Void
+    ) rethrows {
         let band = storage.bandOfZoom[level]
         let tree = storage.tree(ofBand: band)
         let zooms = storage.bandEntryZooms.baseAddress! + 2 * Int(storage.bandStarts[band])
         let level = UInt8(level)
-        tree.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { slot in
+        try tree.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { slot in
             if zooms[2 * slot] <= level && zooms[2 * slot + 1] >= level {
-                visit(Int(tree.ids[slot]), tree.coordinates[2 * slot], tree.coordinates[2 * slot + 1])
+                try visit(Int(tree.ids[slot]), tree.coordinates[2 * slot], tree.coordinates[2 * slot + 1])
             }
         }
     }

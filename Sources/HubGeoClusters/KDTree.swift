@@ -119,11 +119,11 @@ struct KDTree {
 
     /// Visits the slot of every item with minX <= x <= maxX and minY <= y <= maxY.
     @inline(__always)
-    func range(minX: Double, minY: Double, maxX: Double, maxY: Double, _ visit: (Int) -> Void) {
+    func range(minX: Double, minY: Double, maxX: Double, maxY: Double, _ visit: (Int) throws -> Void) rethrows {
         guard count > 0 else { return }
         let coordinates = self.coordinates
         let nodeSize = self.nodeSize
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.stackCapacity) { stack in
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.stackCapacity) { stack in
             var top = 0
             stack[0] = 0
             stack[1] = count - 1
@@ -137,13 +137,13 @@ struct KDTree {
                 if right - left <= nodeSize {
                     for slot in stride(from: left, through: right, by: 1) {
                         let x = coordinates[2 * slot], y = coordinates[2 * slot + 1]
-                        if x >= minX && x <= maxX && y >= minY && y <= maxY { visit(slot) }
+                        if x >= minX && x <= maxX && y >= minY && y <= maxY { try visit(slot) }
                     }
                     continue
                 }
                 let middle = (left + right) >> 1
                 let x = coordinates[2 * middle], y = coordinates[2 * middle + 1]
-                if x >= minX && x <= maxX && y >= minY && y <= maxY { visit(middle) }
+                if x >= minX && x <= maxX && y >= minY && y <= maxY { try visit(middle) }
                 if axis == 0 ? minX <= x : minY <= y {
                     stack[top] = left; stack[top + 1] = middle - 1; stack[top + 2] = 1 - axis
                     top += 3

@@ -208,6 +208,25 @@ struct ClusterIndexTests {
         #expect(clusters == index.clusterCount && clusters > 100)
     }
 
+    struct Stop: Error {}
+
+    @Test func visitingAViewGivesItsItemsInOrderAndStopsOnAnError() throws {
+        let index = try ClusterIndex(TestData.clubs(count: 2000, seed: 42))
+        for zoom in [0, 3, 8, index.separationZoom] {
+            var visited: [ClusterIndex.Item] = []
+            index.forEachItem(west: -30, south: 20, east: 60, north: 70, zoom: zoom) { visited.append($0) }
+            #expect(visited == index.clusters(west: -30, south: 20, east: 60, north: 70, zoom: zoom))
+        }
+        var seen = 0
+        #expect(throws: Stop.self) {
+            try index.forEachItem(west: -180, south: -90, east: 180, north: 90, zoom: 5) { _ in
+                seen += 1
+                if seen == 3 { throw Stop() }
+            }
+        }
+        #expect(seen == 3)
+    }
+
     @Test func leavesPageThroughACluster() throws {
         let organizations = TestData.clubs(count: 2000, seed: 41)
         let index = try ClusterIndex(organizations)

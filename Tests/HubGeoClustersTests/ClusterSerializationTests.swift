@@ -39,6 +39,10 @@ struct ClusterSerializationTests {
         #expect(loaded.serialized() == bytes)
         let fromPointer = try bytes.withUnsafeBytes { try ClusterIndex(serialized: $0) }
         try Self.sameAnswers(built, fromPointer)
+        let read = try ClusterIndex(serializedByteCount: bytes.count) { memory in
+            bytes.withUnsafeBytes { memory.copyMemory(from: $0) }
+        }
+        try Self.sameAnswers(built, read)
         #expect(Array(bytes.prefix(4)) == Array("HGCI".utf8))
     }
 
@@ -64,6 +68,22 @@ struct ClusterSerializationTests {
             let loaded = try ClusterIndex(serialized: built.serialized())
             try Self.sameAnswers(built, loaded)
         }
+    }
+
+    struct ReadFailure: Error, Equatable {}
+
+    @Test func readingPassesOnItsErrorsAndRefusesShortReads() throws {
+        let bytes = try ClusterIndex(TestData.clubs(count: 30, seed: 64)).serialized()
+        #expect(throws: ReadFailure()) {
+            try ClusterIndex(serializedByteCount: bytes.count) { _ in throw ReadFailure() }
+        }
+        #expect(throws: ClusterIndexError.self) {
+            try ClusterIndex(serializedByteCount: bytes.count + 8) { memory in
+                bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: memory[0..<bytes.count]).copyMemory(from: $0) }
+            }
+        }
+        #expect(throws: ClusterIndexError.self) { try ClusterIndex(serializedByteCount: -1) { _ in } }
+        #expect(throws: ClusterIndexError.self) { try ClusterIndex(serializedByteCount: 0) { _ in } }
     }
 
     @Test func damagedBytesAreRefusedOrHarmless() throws {
