@@ -52,8 +52,8 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
     private var zoomHigh: UnsafeMutableBufferPointer<UInt8>
 
     // The search state, freed before the result is laid out.
-    /// The position in the level order, inherited from the seed: the input position of the first
-    /// organization of the location that started the chain of seeds.
+    /// The position in the level order, inherited from the seed: the number, in input order of
+    /// their first organizations, of the location that started the chain of seeds.
     private var orderKey: UnsafeMutableBufferPointer<Int32>
     /// The level at which the node was taken (255: never), as supercluster's zoom field.
     private var takenAt: UnsafeMutableBufferPointer<UInt8>
@@ -64,8 +64,8 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
     /// Where the node is in the search trees: slot s of the base as s, of the overlay as -2 - s,
     /// nowhere as -1.
     private var treeSlot: UnsafeMutableBufferPointer<Int32>
-    private var base: SearchTree
-    private var overlay: SearchTree
+    private let base: SearchTree
+    private let overlay: SearchTree
 
     /// Per level: the items whose event level it is; the clusters made and the items taken.
     private var events: [[Int32]] = []
@@ -151,17 +151,16 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
         organizations.deallocate()
     }
 
-    /// Frees what only the clustering needs.
+    private var searchStateReleased = false
+
+    /// Frees what only the clustering needs (once).
     private func releaseSearchState() {
+        guard !searchStateReleased else { return }
+        searchStateReleased = true
         for buffer in [orderKey, foundIndex, treeSlot] { buffer.deallocate() }
         for buffer in [takenAt, candidateAt] { buffer.deallocate() }
-        orderKey = allocateBuffer(0, repeating: 0)
-        foundIndex = allocateBuffer(0, repeating: 0)
-        treeSlot = allocateBuffer(0, repeating: 0)
-        takenAt = allocateBuffer(0, repeating: 0)
-        candidateAt = allocateBuffer(0, repeating: 0)
-        base = SearchTree(capacity: 0, nodeSize: 1, threads: 1)
-        overlay = SearchTree(capacity: 0, nodeSize: 1, threads: 1)
+        base.deallocate()
+        overlay.deallocate()
     }
 
     /// Computes the locations' event levels, from which the separation zoom follows: one above
@@ -628,7 +627,15 @@ final class SearchTree {
         self.nodeSize = nodeSize
     }
 
-    deinit {
+    private var deallocated = false
+
+    deinit { deallocate() }
+
+    /// Frees the tree's memory (once); it must not be searched afterwards.
+    func deallocate() {
+        guard !deallocated else { return }
+        deallocated = true
+        count = 0
         ids.deallocate(); coordinates.deallocate(); gone.deallocate()
     }
 
