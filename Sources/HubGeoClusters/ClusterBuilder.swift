@@ -77,15 +77,14 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
 
     /// Builds the storage of an index over `organizations`.
     static func build(
-        _ organizations: some Sequence<ClusterIndex.Organization>, options: ClusterOptions,
+        _ organizations: some RandomAccessCollection<ClusterIndex.Organization>, options: ClusterOptions,
         threads: Int = Parallel.processorCount
     ) throws(ClusterIndexError) -> ClusterStorage {
         try options.validate()
         let builder: ClusterBuilder
-        do {  // the input copy and the grouping are freed once the locations are nodes
-            let input = try OrganizationTable(organizations)
-            builder = ClusterBuilder(
-                options: options, threads: max(1, threads), input: input, groups: ColocatedGroups(input))
+        do {  // the grouping is freed once the locations are nodes
+            let groups = try ColocatedGroups(organizations)
+            builder = ClusterBuilder(options: options, threads: max(1, threads), organizations: organizations, groups: groups)
         }
         let separationZoom = builder.startEvents()
         for zoom in stride(from: separationZoom - 1, through: 0, by: -1) {
@@ -98,7 +97,10 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
     /// that nodes near each other on the map are near each other in memory (their level order
     /// stays the input order of their first organizations), and lays out the organizations in
     /// that order.
-    private init(options: ClusterOptions, threads: Int, input: OrganizationTable, groups: ColocatedGroups) {
+    private init(
+        options: ClusterOptions, threads: Int, organizations input: some RandomAccessCollection<ClusterIndex.Organization>,
+        groups: ColocatedGroups
+    ) {
         self.options = options
         self.threads = threads
         organizationCount = input.count
@@ -133,10 +135,10 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
             treeSlot[node] = Int32(node)
             organizations.groupStarts[node] = Int32(slot)
             for member in Int(groups.starts[group])..<Int(groups.starts[group + 1]) {
-                let organization = Int(groups.members[member])
-                organizations.ids[slot] = input.ids[organization]
-                organizations.latitudes[slot] = input.latitudes[organization]
-                organizations.longitudes[slot] = input.longitudes[organization]
+                let organization = input[input.index(input.startIndex, offsetBy: Int(groups.members[member]))]
+                organizations.ids[slot] = organization.id
+                organizations.latitudes[slot] = organization.latitude
+                organizations.longitudes[slot] = organization.longitude
                 slot += 1
             }
         }

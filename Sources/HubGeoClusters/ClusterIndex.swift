@@ -51,13 +51,18 @@ public struct ClusterIndex: Sendable {
     public static let maximumOrganizationCount = Int(Int32.max) / 2 - 1
 
     /// Builds the index of `organizations` (ids of the caller's choosing, coordinates in
-    /// degrees: latitude in [-90, 90], longitude in [-180, 180]).
-    public init(_ organizations: some Sequence<Organization>, options: ClusterOptions = ClusterOptions()) throws(ClusterIndexError) {
+    /// degrees: latitude in [-90, 90], longitude in [-180, 180]) on all processors. The
+    /// collection is read, not copied: a lazy map over the caller's rows will do.
+    public init(
+        _ organizations: some RandomAccessCollection<Organization>, options: ClusterOptions = ClusterOptions()
+    ) throws(ClusterIndexError) {
         storage = try ClusterBuilder.build(organizations, options: options)
     }
 
     /// Builds on exactly `threads` threads (the result is the same for any number).
-    init(_ organizations: some Sequence<Organization>, options: ClusterOptions = ClusterOptions(), threads: Int) throws(ClusterIndexError) {
+    init(
+        _ organizations: some RandomAccessCollection<Organization>, options: ClusterOptions = ClusterOptions(), threads: Int
+    ) throws(ClusterIndexError) {
         storage = try ClusterBuilder.build(organizations, options: options, threads: threads)
     }
 

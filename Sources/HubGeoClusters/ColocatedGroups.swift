@@ -1,58 +1,3 @@
-/// The input organizations, copied and checked.
-final class OrganizationTable {
-    let count: Int
-    let ids: UnsafeMutableBufferPointer<Int64>
-    let latitudes: UnsafeMutableBufferPointer<Double>
-    let longitudes: UnsafeMutableBufferPointer<Double>
-
-    init(_ organizations: some Sequence<ClusterIndex.Organization>) throws(ClusterIndexError) {
-        var capacity = max(16, organizations.underestimatedCount)
-        var ids = allocateBuffer(capacity, repeating: Int64(0))
-        var latitudes = allocateBuffer(capacity, repeating: 0.0)
-        var longitudes = allocateBuffer(capacity, repeating: 0.0)
-        var count = 0
-        var failure: ClusterIndexError?
-        for organization in organizations {
-            guard organization.latitude >= -90, organization.latitude <= 90,
-                  organization.longitude >= -180, organization.longitude <= 180 else {
-                failure = .invalidCoordinate(
-                    index: count, latitude: organization.latitude, longitude: organization.longitude)
-                break
-            }
-            guard count < ClusterIndex.maximumOrganizationCount else {
-                failure = .tooManyOrganizations(count + 1)
-                break
-            }
-            if count == capacity {
-                capacity *= 2
-                ids = Self.grow(ids, to: capacity)
-                latitudes = Self.grow(latitudes, to: capacity)
-                longitudes = Self.grow(longitudes, to: capacity)
-            }
-            ids[count] = organization.id
-            latitudes[count] = organization.latitude
-            longitudes[count] = organization.longitude
-            count += 1
-        }
-        self.count = count
-        self.ids = ids
-        self.latitudes = latitudes
-        self.longitudes = longitudes
-        if let failure { throw failure }
-    }
-
-    private static func grow<T>(_ buffer: UnsafeMutableBufferPointer<T>, to capacity: Int) -> UnsafeMutableBufferPointer<T> {
-        let grown = UnsafeMutableBufferPointer<T>.allocate(capacity: capacity)
-        _ = grown.moveInitialize(fromContentsOf: buffer)
-        buffer.deallocate()
-        return grown
-    }
-
-    deinit {
-        ids.deallocate(); latitudes.deallocate(); longitudes.deallocate()
-    }
-}
-
 /// The locations: organizations grouped by equal Web Mercator coordinates (equal latitude and
 /// longitude, and also latitudes beyond ±85.0511° at one longitude, which the map draws at one
 /// point). Groups are numbered in the input order of their first organization (the level order
@@ -67,8 +12,17 @@ final class ColocatedGroups {
     let starts: UnsafeMutableBufferPointer<Int32>
     let members: UnsafeMutableBufferPointer<Int32>
 
-    init(_ input: OrganizationTable) {
-        let n = input.count
+    /// Groups the organizations, refusing coordinates out of range and more organizations than
+    /// an index holds.
+    init(_ organizations: some RandomAccessCollection<ClusterIndex.Organization>) throws(ClusterIndexError) {
+        let n = organizations.count
+        guard n <= ClusterIndex.maximumOrganizationCount else { throw .tooManyOrganizations(n) }
+        for (index, organization) in organizations.enumerated() {
+            guard organization.latitude >= -90, organization.latitude <= 90,
+                  organization.longitude >= -180, organization.longitude <= 180 else {
+                throw .invalidCoordinate(index: index, latitude: organization.latitude, longitude: organization.longitude)
+            }
+        }
         organizationCount = n
         x = allocateBuffer(n, repeating: 0)
         y = allocateBuffer(n, repeating: 0)
@@ -82,10 +36,10 @@ final class ColocatedGroups {
         defer { table.deallocate() }
         let mask = capacity - 1
         var groups = 0
-        for organization in 0..<n {
+        for (organization, coordinates) in organizations.enumerated() {
             // Adding 0 turns -0 into +0, so that both find the same slot.
-            let px = WebMercator.x(longitude: input.longitudes[organization]) + 0
-            let py = WebMercator.y(latitude: input.latitudes[organization]) + 0
+            let px = WebMercator.x(longitude: coordinates.longitude) + 0
+            let py = WebMercator.y(latitude: coordinates.latitude) + 0
             var hash = px.bitPattern &* 0x9E37_79B9_7F4A_7C15 ^ py.bitPattern
             hash ^= hash >> 31
             hash &*= 0xD6E8_FEB8_6659_FD93

@@ -56,6 +56,13 @@ struct ClusterSerializationTests {
         }
     }
 
+    @Test func aLazyCollectionBuildsWhatAnArrayBuilds() throws {
+        let organizations = TestData.clubs(count: 500, seed: 65)
+        let lazy = organizations.indices.lazy.map { organizations[$0] }
+        #expect(try ClusterIndex(lazy).serialized() == ClusterIndex(organizations).serialized())
+        #expect(try ClusterIndex(organizations[100..<300]).organizationCount == 200)
+    }
+
     @Test func smallIndexesRoundTrip() throws {
         let cases: [[ClusterIndex.Organization]] = [
             [],
