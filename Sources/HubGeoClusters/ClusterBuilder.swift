@@ -106,18 +106,20 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
         organizationCount = input.count
         groupCount = groups.count
         nodeCount = groupCount
+        // Room for every cluster there can be (fewer than the locations); a cluster's entries are
+        // set when it is made, so the pages of clusters never made are never touched.
         let capacity = max(1, 2 * groupCount)
-        x = allocateBuffer(capacity, repeating: 0)
-        y = allocateBuffer(capacity, repeating: 0)
-        count = allocateBuffer(capacity, repeating: 0)
-        parent = allocateBuffer(capacity, repeating: -1)
-        zoomLow = allocateBuffer(capacity, repeating: 0)
-        zoomHigh = allocateBuffer(capacity, repeating: 0)
-        orderKey = allocateBuffer(capacity, repeating: 0)
-        takenAt = allocateBuffer(capacity, repeating: UInt8.max)
-        candidateAt = allocateBuffer(capacity, repeating: UInt8.max)
-        foundIndex = allocateBuffer(capacity, repeating: -1)
-        treeSlot = allocateBuffer(capacity, repeating: -1)
+        x = allocateBuffer(capacity, initializing: groupCount, to: 0)
+        y = allocateBuffer(capacity, initializing: groupCount, to: 0)
+        count = allocateBuffer(capacity, initializing: groupCount, to: 0)
+        parent = allocateBuffer(capacity, initializing: groupCount, to: -1)
+        zoomLow = allocateBuffer(capacity, initializing: groupCount, to: 0)
+        zoomHigh = allocateBuffer(capacity, initializing: groupCount, to: 0)
+        orderKey = allocateBuffer(capacity, initializing: groupCount, to: 0)
+        takenAt = allocateBuffer(capacity, initializing: groupCount, to: UInt8.max)
+        candidateAt = allocateBuffer(capacity, initializing: groupCount, to: UInt8.max)
+        foundIndex = allocateBuffer(capacity, initializing: groupCount, to: -1)
+        treeSlot = allocateBuffer(capacity, initializing: groupCount, to: -1)
         base = SearchTree(capacity: groupCount, nodeSize: options.nodeSize, threads: threads)
         overlay = SearchTree(capacity: groupCount, nodeSize: options.nodeSize, threads: threads)
         organizations = OrganizationArrays(organizationCount: input.count, groupCount: groups.count)
@@ -340,11 +342,18 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
                 zoomLow[member] = level + 1
                 taken.append(Int32(member))
             }
-            x[Int(cluster)] = weightedX / Double(total)
-            y[Int(cluster)] = weightedY / Double(total)
-            count[Int(cluster)] = Int32(total)
-            orderKey[Int(cluster)] = orderKey[Int(seed)]
-            zoomHigh[Int(cluster)] = level
+            let node = Int(cluster)
+            (x + node).initialize(to: weightedX / Double(total))
+            (y + node).initialize(to: weightedY / Double(total))
+            (count + node).initialize(to: Int32(total))
+            (orderKey + node).initialize(to: orderKey[Int(seed)])
+            (zoomHigh + node).initialize(to: level)
+            (zoomLow + node).initialize(to: 0)
+            (parent + node).initialize(to: -1)
+            (takenAt + node).initialize(to: UInt8.max)
+            (candidateAt + node).initialize(to: UInt8.max)
+            (foundIndex + node).initialize(to: -1)
+            (treeSlot + node).initialize(to: -1)
         }
         let made = nodeCount - firstNew
         created[zoom] = made
@@ -573,6 +582,21 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
     }
 }
 
+extension UnsafeMutableBufferPointer {
+    /// Adds `offset` to the base address, for initializing one element in place.
+    fileprivate static func + (buffer: Self, offset: Int) -> UnsafeMutablePointer<Element> {
+        buffer.baseAddress! + offset
+    }
+}
+
+/// A buffer of `capacity` elements whose first `count` are set to `value`; the rest are to be
+/// initialized before use (their pages stay untouched until then).
+private func allocateBuffer<T>(_ capacity: Int, initializing count: Int, to value: T) -> UnsafeMutableBufferPointer<T> {
+    let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: capacity)
+    buffer.baseAddress!.initialize(repeating: value, count: count)
+    return buffer
+}
+
 extension Float {
     /// The greatest float not above `value`.
     init(roundingDown value: Double) {
@@ -623,9 +647,11 @@ final class SearchTree {
 
     init(capacity: Int, nodeSize: Int, threads: Int) {
         self.threads = threads
-        ids = allocateBuffer(capacity, repeating: 0)
-        coordinates = allocateBuffer(2 * capacity, repeating: 0)
-        gone = allocateBuffer(capacity, repeating: 0)
+        // Entries are written before they are read: the pages of an overlay that stays small are
+        // never touched.
+        ids = allocateBuffer(capacity, initializing: 0, to: 0)
+        coordinates = allocateBuffer(2 * capacity, initializing: 0, to: 0)
+        gone = allocateBuffer(capacity, initializing: 0, to: 0)
         self.nodeSize = nodeSize
     }
 
