@@ -4,9 +4,9 @@
 /// Header (little-endian): "HGCI", format version (UInt32), radius and extent (Float64),
 /// maximum zoom and kd node size (UInt32 each), the counts of organizations, locations and
 /// clusters and the separation zoom (UInt64 each), the number of arrays (UInt64), and the element
-/// count of each array (UInt64 each). Loading copies the bytes once into aligned memory, checks
-/// every count, offset and node number (so that a damaged blob is refused, never read out of
-/// bounds), and points the arrays into that memory.
+/// count of each array (UInt64 each). Loading puts the bytes once into aligned memory (a copy,
+/// or read there by the caller), checks every count, offset and node number (so that a damaged
+/// blob is refused, never read out of bounds), and points the arrays into that memory.
 extension ClusterIndex {
     static let magic: [UInt8] = Array("HGCI".utf8)
     static let formatVersion: UInt32 = 1
@@ -17,21 +17,27 @@ extension ClusterIndex {
     /// The index as bytes for ``init(serialized:)``: the same arrays it answers from, so a loaded
     /// index answers exactly as this one.
     public func serialized() -> [UInt8] {
-        let storage = self.storage
-        let sections: [UnsafeRawBufferPointer] = [
-            UnsafeRawBufferPointer(storage.organizationIDs), UnsafeRawBufferPointer(storage.organizationLatitudes),
-            UnsafeRawBufferPointer(storage.organizationLongitudes), UnsafeRawBufferPointer(storage.groupStarts),
-            UnsafeRawBufferPointer(storage.nodeZooms), UnsafeRawBufferPointer(storage.clusterCounts),
-            UnsafeRawBufferPointer(storage.clusterPositions), UnsafeRawBufferPointer(storage.clusterBounds),
-            UnsafeRawBufferPointer(storage.childStarts), UnsafeRawBufferPointer(storage.children),
-            UnsafeRawBufferPointer(storage.bandZooms), UnsafeRawBufferPointer(storage.bandStarts),
-            UnsafeRawBufferPointer(storage.bandIDs), UnsafeRawBufferPointer(storage.bandCoordinates),
-            UnsafeRawBufferPointer(storage.bandEntryZooms),
-        ]
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(serializedByteCount)
+        serialize { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// The number of bytes ``serialize(_:)`` writes.
+    public var serializedByteCount: Int {
         var size = Self.headerSize
         for section in sections { size = Self.aligned(size) + section.count }
-        var bytes = [UInt8](repeating: 0, count: size)
-        bytes.withUnsafeMutableBytes { output in
+        return size
+    }
+
+    /// Hands the serialized bytes to `write` piece by piece, in order (the header, then each
+    /// array and its padding), without making a copy of the index: for writing to a file or an
+    /// SQLite blob handle. Errors of `write` are passed on.
+    public func serialize(_ write: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        let storage = self.storage
+        let sections = self.sections
+        var header = [UInt8](repeating: 0, count: Self.headerSize)
+        header.withUnsafeMutableBytes { output in
             var header = HeaderWriter(output)
             header.bytes(Self.magic)
             header.integer(Self.formatVersion)
@@ -45,16 +51,41 @@ extension ClusterIndex {
             header.integer(UInt64(storage.separationZoom))
             header.integer(UInt64(sections.count))
             for (section, size) in zip(sections, Self.elementSizes) { header.integer(UInt64(section.count / size)) }
-            var offset = Self.headerSize
-            for (section, size) in zip(sections, Self.elementSizes) {
-                offset = Self.aligned(offset)
-                let target = UnsafeMutableRawBufferPointer(rebasing: output[offset..<(offset + section.count)])
-                target.copyMemory(from: section)
-                Self.toLittleEndian(target, elementSize: size)
-                offset += section.count
-            }
         }
-        return bytes
+        try header.withUnsafeBytes { try write($0) }
+        let padding = [UInt8](repeating: 0, count: 8)
+        var offset = Self.headerSize
+        for (index, section) in sections.enumerated() {
+            if Self.aligned(offset) > offset {
+                try padding.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[0..<(Self.aligned(offset) - offset)])) }
+                offset = Self.aligned(offset)
+            }
+            #if _endian(little)
+            try write(section)
+            #else
+            let swapped = UnsafeMutableRawBufferPointer.allocate(byteCount: section.count, alignment: 8)
+            defer { swapped.deallocate() }
+            swapped.copyMemory(from: section)
+            Self.reverseElements(swapped, elementSize: Self.elementSizes[index])
+            try write(UnsafeRawBufferPointer(swapped))
+            #endif
+            offset += section.count
+        }
+    }
+
+    /// The arrays in their serialized order.
+    private var sections: [UnsafeRawBufferPointer] {
+        let storage = self.storage
+        return [
+            UnsafeRawBufferPointer(storage.organizationIDs), UnsafeRawBufferPointer(storage.organizationLatitudes),
+            UnsafeRawBufferPointer(storage.organizationLongitudes), UnsafeRawBufferPointer(storage.groupStarts),
+            UnsafeRawBufferPointer(storage.nodeZooms), UnsafeRawBufferPointer(storage.clusterCounts),
+            UnsafeRawBufferPointer(storage.clusterPositions), UnsafeRawBufferPointer(storage.clusterBounds),
+            UnsafeRawBufferPointer(storage.childStarts), UnsafeRawBufferPointer(storage.children),
+            UnsafeRawBufferPointer(storage.bandZooms), UnsafeRawBufferPointer(storage.bandStarts),
+            UnsafeRawBufferPointer(storage.bandIDs), UnsafeRawBufferPointer(storage.bandCoordinates),
+            UnsafeRawBufferPointer(storage.bandEntryZooms),
+        ]
     }
 
     /// Loads an index from ``serialized()`` bytes, without building anything.
@@ -250,14 +281,6 @@ extension ClusterIndex {
     }
 
     // MARK: Byte order
-
-    /// Turns native-order elements into little-endian ones, in place (nothing to do on
-    /// little-endian machines).
-    private static func toLittleEndian(_ buffer: UnsafeMutableRawBufferPointer, elementSize: Int) {
-        #if _endian(big)
-        reverseElements(buffer, elementSize: elementSize)
-        #endif
-    }
 
     private static func fromLittleEndian(_ buffer: UnsafeMutableRawBufferPointer, elementSize: Int) {
         #if _endian(big)

@@ -44,6 +44,10 @@ struct ClusterSerializationTests {
         }
         try Self.sameAnswers(built, read)
         #expect(Array(bytes.prefix(4)) == Array("HGCI".utf8))
+        #expect(built.serializedByteCount == bytes.count)
+        var pieces: [[UInt8]] = []
+        built.serialize { pieces.append(Array($0)) }
+        #expect(pieces.count > 15 && Array(pieces.joined()) == bytes)
     }
 
     /// The build spreads its searches, sorts and bands over threads; the bytes are the same for

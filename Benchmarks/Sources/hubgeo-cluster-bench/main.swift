@@ -80,13 +80,6 @@ func readFile(_ path: String) -> [UInt8] {
     return bytes
 }
 
-func writeFile(_ path: String, _ bytes: [UInt8]) {
-    guard let file = fopen(path, "wb") else { fatalError("cannot write \(path)") }
-    defer { fclose(file) }
-    let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, bytes.count, file) }
-    precondition(written == bytes.count, "short write of \(path)")
-}
-
 func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
@@ -186,10 +179,13 @@ case "build", "points":
     print("build \(format(seconds(clock.now - start))) s")
     report(index)
     if let path = option("--save") {
+        // Written piece by piece, as an import writes the blob, without a copy of the index.
+        guard let file = fopen(path, "wb") else { fatalError("cannot write \(path)") }
         let serializeStart = clock.now
-        let bytes = index.serialized()
-        print("serialize \(format(seconds(clock.now - serializeStart) * 1000)) ms, \(bytes.count) bytes (\(format(Double(bytes.count) / 1_048_576)) MiB)")
-        writeFile(path, bytes)
+        index.serialize { piece in precondition(fwrite(piece.baseAddress, 1, piece.count, file) == piece.count, "short write") }
+        fclose(file)
+        let size = index.serializedByteCount
+        print("serialize and write \(format(seconds(clock.now - serializeStart) * 1000)) ms, \(size) bytes (\(format(Double(size) / 1_048_576)) MiB)")
     }
     if arguments.contains("--queries") { measureQueries(index) }
 case "load":
