@@ -227,6 +227,25 @@ struct ClusterIndexTests {
         #expect(seen == 3)
     }
 
+    /// A server asks one index from many tasks at once.
+    @Test func concurrentViewsAnswerAsOneAtATime() async throws {
+        let index = try ClusterIndex(TestData.clubs(count: 5000, seed: 43))
+        var random = SplitMix64(seed: 44)
+        let views = (0..<200).map { _ in TestData.view(&random, maxZoom: index.separationZoom, around: []) }
+        let expected = views.map { index.clusters(west: $0.west, south: $0.south, east: $0.east, north: $0.north, zoom: $0.zoom) }
+        let answers = await withTaskGroup(of: (Int, [ClusterIndex.Item]).self) { group in
+            for (number, view) in views.enumerated() {
+                group.addTask {
+                    (number, index.clusters(west: view.west, south: view.south, east: view.east, north: view.north, zoom: view.zoom))
+                }
+            }
+            var answers = [[ClusterIndex.Item]](repeating: [], count: views.count)
+            for await (number, items) in group { answers[number] = items }
+            return answers
+        }
+        #expect(answers == expected)
+    }
+
     @Test func leavesPageThroughACluster() throws {
         let organizations = TestData.clubs(count: 2000, seed: 41)
         let index = try ClusterIndex(organizations)
