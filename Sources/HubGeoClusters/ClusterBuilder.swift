@@ -211,40 +211,51 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
     }
 
     /// The highest level below `level` at which another current item lies within the clustering
-    /// distance of `item`, or -1.
+    /// distance of `item`, or -1. Once an item is found within d(e), only items within
+    /// d(e + 1) = d(e) / 2 could raise the answer, so the search narrows to that.
     private func eventLevel(of item: Int32, below level: Int) -> Int {
         guard level > 0 else { return -1 }
         let qx = x[Int(item)], qy = y[Int(item)]
-        // Items next to it in kd order are near it: the nearest of them bounds the search.
-        var nearestSquared = Double.infinity
+        var event = -1
+        /// How far an item must be to raise the event, or 0 when nothing can.
+        func reach(above event: Int) -> Double {
+            event + 1 < level ? options.distance(atZoom: event + 1) * (1 + 1e-9) : 0
+        }
+        // Items next to it in kd order are near it: they give a first answer.
         let slot = Int(treeSlot[Int(item)])
         let home = slot >= 0 ? base : overlay
         let homeSlot = slot >= 0 ? slot : -2 - slot
         for other in max(0, homeSlot - 3)..<min(home.count, homeSlot + 4) where other != homeSlot && home.gone[other] == 0 {
             let dx = home.coordinates[2 * other] - qx, dy = home.coordinates[2 * other + 1] - qy
-            nearestSquared = min(nearestSquared, dx * dx + dy * dy)
+            event = max(event, highestLevel(reaching: dx * dx + dy * dy, below: level))
         }
-        var bound = min(options.distance(atZoom: 0), nearestSquared.squareRoot()) * (1 + 1e-9)
+        var bound = reach(above: event)
         for tree in 0..<2 {
             let tree = tree == 0 ? base : overlay
-            guard tree.count > 0 else { continue }
+            guard tree.count > 0, bound > 0 else { continue }
             let ids = tree.ids, gone = tree.gone
             bound = tree.kdTree.nearest(x: qx, y: qy, bound: bound, slack: 0) { slot, squared, bound in
-                if gone[slot] != 0 || ids[slot] == item || squared >= nearestSquared { return bound }
-                nearestSquared = squared
-                return min(bound, squared.squareRoot() * (1 + 1e-9))
+                if gone[slot] != 0 || ids[slot] == item { return bound }
+                let found = highestLevel(reaching: squared, below: level)
+                guard found > event else { return bound }
+                event = found
+                return reach(above: found)
             }
         }
-        guard nearestSquared.isFinite else { return -1 }
-        // The highest level z < level with nearestSquared <= d(z)², compared as the clustering compares.
-        var estimate = (options.radius / options.extent / nearestSquared.squareRoot()).exponent
-        estimate = min(level - 1, max(-1, estimate + 1))
-        while estimate >= 0 {
-            let distance = options.distance(atZoom: estimate)
-            if nearestSquared <= distance * distance { break }
-            estimate -= 1
+        return event
+    }
+
+    /// The highest level z below `level` whose clustering distance reaches an item at
+    /// `squaredDistance` (compared as the clustering compares: squared distance <= d(z)²), or -1.
+    @inline(__always)
+    private func highestLevel(reaching squaredDistance: Double, below level: Int) -> Int {
+        var zoom = min(level - 1, max(-1, (options.radius / options.extent / squaredDistance.squareRoot()).exponent + 1))
+        while zoom >= 0 {
+            let distance = options.distance(atZoom: zoom)
+            if squaredDistance <= distance * distance { break }
+            zoom -= 1
         }
-        return estimate
+        return zoom
     }
 
     // MARK: Levels
