@@ -77,8 +77,7 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
 
     /// Builds the storage of an index over `organizations`.
     static func build(
-        _ organizations: some RandomAccessCollection<ClusterIndex.Organization>, options: ClusterOptions,
-        threads: Int = Parallel.processorCount
+        _ organizations: UnsafeBufferPointer<ClusterIndex.Organization>, options: ClusterOptions, threads: Int
     ) throws(ClusterIndexError) -> ClusterStorage {
         try options.validate()
         let builder: ClusterBuilder
@@ -98,7 +97,7 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
     /// stays the input order of their first organizations), and lays out the organizations in
     /// that order.
     private init(
-        options: ClusterOptions, threads: Int, organizations input: some RandomAccessCollection<ClusterIndex.Organization>,
+        options: ClusterOptions, threads: Int, organizations input: UnsafeBufferPointer<ClusterIndex.Organization>,
         groups: ColocatedGroups
     ) {
         self.options = options
@@ -137,7 +136,7 @@ final class ClusterBuilder: @unchecked Sendable {  // see `Shared`: parallel pha
             treeSlot[node] = Int32(node)
             organizations.groupStarts[node] = Int32(slot)
             for member in Int(groups.starts[group])..<Int(groups.starts[group + 1]) {
-                let organization = input[input.index(input.startIndex, offsetBy: Int(groups.members[member]))]
+                let organization = input[Int(groups.members[member])]
                 organizations.ids[slot] = organization.id
                 organizations.latitudes[slot] = organization.latitude
                 organizations.longitudes[slot] = organization.longitude

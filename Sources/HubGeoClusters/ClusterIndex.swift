@@ -51,19 +51,25 @@ public struct ClusterIndex: Sendable {
     public static let maximumOrganizationCount = Int(Int32.max) / 2 - 1
 
     /// Builds the index of `organizations` (ids of the caller's choosing, coordinates in
-    /// degrees: latitude in [-90, 90], longitude in [-180, 180]) on all processors. The
-    /// collection is read, not copied: a lazy map over the caller's rows will do.
+    /// degrees: latitude in [-90, 90], longitude in [-180, 180]) on all processors. An array
+    /// (any collection with contiguous storage) is read in place; other collections are copied
+    /// into one first.
     public init(
-        _ organizations: some RandomAccessCollection<Organization>, options: ClusterOptions = ClusterOptions()
+        _ organizations: some Collection<Organization>, options: ClusterOptions = ClusterOptions()
     ) throws(ClusterIndexError) {
-        storage = try ClusterBuilder.build(organizations, options: options)
+        try self.init(organizations, options: options, threads: Parallel.processorCount)
     }
 
     /// Builds on exactly `threads` threads (the result is the same for any number).
     init(
-        _ organizations: some RandomAccessCollection<Organization>, options: ClusterOptions = ClusterOptions(), threads: Int
+        _ organizations: some Collection<Organization>, options: ClusterOptions = ClusterOptions(), threads: Int
     ) throws(ClusterIndexError) {
-        storage = try ClusterBuilder.build(organizations, options: options, threads: threads)
+        let built = organizations.withContiguousStorageIfAvailable { organizations in
+            Result { () throws(ClusterIndexError) in try ClusterBuilder.build(organizations, options: options, threads: threads) }
+        } ?? Array(organizations).withUnsafeBufferPointer { organizations in
+            Result { () throws(ClusterIndexError) in try ClusterBuilder.build(organizations, options: options, threads: threads) }
+        }
+        storage = try built.get()
     }
 
     init(storage: ClusterStorage) {

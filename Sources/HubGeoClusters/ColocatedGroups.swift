@@ -14,7 +14,7 @@ final class ColocatedGroups {
 
     /// Groups the organizations, refusing coordinates out of range and more organizations than
     /// an index holds.
-    init(_ organizations: some RandomAccessCollection<ClusterIndex.Organization>) throws(ClusterIndexError) {
+    init(_ organizations: UnsafeBufferPointer<ClusterIndex.Organization>) throws(ClusterIndexError) {
         let n = organizations.count
         guard n <= ClusterIndex.maximumOrganizationCount else { throw .tooManyOrganizations(n) }
         for (index, organization) in organizations.enumerated() {
