@@ -9,7 +9,9 @@ import Darwin
 // hubgeo-cluster-bench: build, serialization and query timings of the cluster index.
 //   hubgeo-cluster-bench build COUNT [SEED] [--europe] [--save FILE] [--queries]
 //   hubgeo-cluster-bench points FILE [--save BLOB] [--queries]   (FILE: little-endian Float64
-//       latitude, longitude pairs, e.g. Benchmarks/generate.py's points)
+//       latitude, longitude pairs; the points of `make bench` are written by
+//       python3 -c 'import struct, sys; sys.path.insert(0, "Benchmarks"); import generate;
+//         open("points.bin", "wb").write(b"".join(struct.pack("<dd", *p) for p in generate.generate(1000000, 1)))')
 //   hubgeo-cluster-bench load BLOB [--queries]
 // `build` generates COUNT organizations spread as Benchmarks/generate.py spreads them (towns of
 // 1–15 km around COUNT/50 centres on the land-rich latitudes, a quarter scattered over the
