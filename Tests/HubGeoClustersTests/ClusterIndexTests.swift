@@ -62,9 +62,13 @@ struct ClusterIndexTests {
         #expect(clustered > 5000)
     }
 
-    /// Two worlds (found by a random search, then shrunk) where an item is due at a level, finds
-    /// no one left there, and meets another item only at a lower level: it must be looked at
-    /// again then. (The first lies beyond 85.05° N, where every y is the top edge of the map.)
+    /// Worlds found by a random search and then shrunk, each where leaving out one step of the
+    /// build's shortcuts gives a different clustering:
+    /// 1, 2. an item is due at a level, finds no one left there, and meets another item only at a
+    ///    lower level: it must get a new event (the first lies beyond 85.05° N, where every y is
+    ///    the top edge of the map);
+    /// 3. an older item that is not due at a level comes before a new neighbour in level order:
+    ///    the neighbours of due items must be visited too, so that it is the seed.
     @Test(arguments: [
         (1, [(85.33399516461877, -17.144825857612442), (85.33559528735836, -17.16143750452464),
              (85.33464055727673, -17.15212807819201), (85.3346414888438, -17.15212821112224),
@@ -77,8 +81,11 @@ struct ClusterIndexTests {
              (17.732461704727527, -42.41619010391869), (17.02690582255264, -47.90612867197811),
              (17.72454083171923, -45.622605798101105), (17.093169643202547, -48.31935598228407),
              (18.3748667193276, -50.52324138426701)]),
+        (0, [(-54.683562703691216, -16.697139461225817), (-54.04612998025114, -17.467307015494377),
+             (-54.30085257343345, -16.6496488555463), (-54.683249819170044, -16.69680701328819),
+             (-54.686100891321864, -16.699378567025732), (-54.685263520145185, -16.7011246363094)]),
     ])
-    func itemsThatFindNoOneAtTheirLevelMeetOthersLater(optionSet: Int, coordinates: [(Double, Double)]) throws {
+    func shrunkWorldsWhereAShortcutMatters(optionSet: Int, coordinates: [(Double, Double)]) throws {
         let organizations = coordinates.enumerated().map {
             ClusterIndex.Organization(id: Int64($0.offset), latitude: $0.element.0, longitude: $0.element.1)
         }
