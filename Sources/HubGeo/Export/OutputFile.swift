@@ -57,7 +57,8 @@ public final class OutputFile: ExportSink {
             for protected in protectedPaths {
                 var other = stat()
                 if stat(protected, &other) == 0 && other.st_dev == status.st_dev && other.st_ino == status.st_ino {
-                    throw ExportError("\(path) is the database being read (\(protected)); write the output to another file")
+                    let alias = protected == path ? "" : " (\(protected))"
+                    throw ExportError("\(path) is the database being read\(alias); write the output to another file")
                 }
             }
             switch status.st_mode & S_IFMT {
