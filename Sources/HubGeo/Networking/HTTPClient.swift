@@ -57,6 +57,10 @@ public final class HTTPClient {
         guard let handle, setupError == nil else {
             throw .failed(url, setupError ?? "libcurl could not be initialized")
         }
+        // Like every header value: a control character could end the line and start another header.
+        guard Self.isValidHeader(name: "User-Agent", value: configuration.userAgent) else {
+            throw .invalidHeader(url, name: "User-Agent")
+        }
 
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
         defer { curl_slist_free_all(headerList) }

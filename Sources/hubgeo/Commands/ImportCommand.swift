@@ -56,8 +56,8 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let importer = Importer(remote: CachedRemoteReader(configuration: HTTPSettings.configuration(),
-                                                           maxFileBytes: HTTPSettings.maxFileBytes(), policy: policy))
+        let importer = Importer(remote: CachedRemoteReader(configuration: try HTTPSettings.configuration(),
+                                                           maxFileBytes: try HTTPSettings.maxFileBytes(), policy: policy))
         let root: DocumentLocation = source.map(DocumentLocation.init(argument:)) ?? .embedded(EmbeddedData.rootName)
         let report = try importer.run(root: root, level2Files: level2Files.map(DocumentLocation.init(argument:)),
                                       database: database.resolvedPath)
