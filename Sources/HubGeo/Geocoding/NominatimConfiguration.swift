@@ -62,7 +62,7 @@ public struct NominatimConfiguration: Sendable, Equatable {
     /// True for the OSMF's public server, where the usage policy applies.
     public var isPublicServer: Bool { Self.isPublic(endpoint) }
 
-    /// The endpoint as stored in the cache: no trailing slash.
+    /// The endpoint as stored in the cache and shown: no trailing slash, no user and password.
     public var endpointKey: String { Self.endpointKey(endpoint) }
 
     /// `hubgeo/<version> (<contact>)`, or just `hubgeo/<version>` with no contact.
@@ -76,7 +76,7 @@ public struct NominatimConfiguration: Sendable, Equatable {
     }
 
     static func endpointKey(_ url: URL) -> String {
-        var text = url.absoluteString
+        var text = URLRedaction.redacted(url)  // shown and stored: never a user and password
         while text.hasSuffix("/") { text.removeLast() }
         return text
     }

@@ -52,13 +52,14 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
     }
 
     public var errorDescription: String? {
-        let url = url.absoluteString
+        // Every URL without its user and password (see URLRedaction).
+        let url = URLRedaction.redacted(url)
         switch self {
         case .unsupportedScheme:
             return "Refused \(url): only http and https URLs are supported."
         case .redirectRefused(let requested, let from, let to):
             let via = from == requested ? "" : " (reached from \(url))"
-            return "Refused the redirect from \(from.absoluteString) to \(to)\(via): only http and https URLs are supported."
+            return "Refused the redirect from \(URLRedaction.redacted(from)) to \(URLRedaction.redacted(to))\(via): only http and https URLs are supported."
         case .timedOut(_, let seconds):
             return "Request to \(url) timed out after \(Self.format(seconds)) s."
         case .couldNotConnect(_, let detail):
@@ -68,7 +69,7 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
         case .bodyTooLarge(_, let limit):
             return "Response from \(url) is larger than the limit of \(limit) bytes."
         case .tooManyRedirects(_, let limit, let from, let to):
-            let last = from.map { from in " (refused the next, from \(from.absoluteString) to \(to ?? "an unknown URL"))" } ?? ""
+            let last = from.map { from in " (refused the next, from \(URLRedaction.redacted(from)) to \(to.map(URLRedaction.redacted) ?? "an unknown URL"))" } ?? ""
             return "Request to \(url) was redirected more than \(limit) times\(last)."
         case .transfer(_, let detail):
             return "Transfer from \(url) failed: \(detail)"

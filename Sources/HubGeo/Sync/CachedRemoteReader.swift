@@ -69,12 +69,13 @@ public final class CachedRemoteReader: @unchecked Sendable {
         switch response.status {
         case 200..<300: return response.body
         case 404, 410: return nil
-        default: throw LoadError.unreadable(file: url.absoluteString, reason: "the server answered HTTP \(response.status)")
+        default: throw LoadError.unreadable(file: URLRedaction.redacted(url), reason: "the server answered HTTP \(response.status)")
         }
     }
 
     private func fetch(_ url: URL, db: Database) throws -> Data? {
-        let key = url.absoluteString
+        // The cache key is the URL without its user and password: what is shown and stored.
+        let key = URLRedaction.redacted(url)
         let cached = try DocumentCache.entry(key, in: db)
         switch policy {
         case .offline:
