@@ -24,13 +24,15 @@ public enum GeocodeError: LocalizedError, Equatable, Sendable {
     case requestBudgetExhausted(Int)
     /// A setting is malformed.
     case configuration(String)
+    /// SIGINT or SIGTERM (``Interruption``): no further request was sent.
+    case interrupted
 
     /// True when a batch must stop rather than go on with the next place: the server blocks
     /// or throttles us, the requests are wrong, or the endpoint or setup is wrong.
     public var stopsBatch: Bool {
         switch self {
         case .blocked, .badRequest, .rateLimited, .unexpectedStatus, .unreachable, .contactRequired,
-             .requestBudgetExhausted, .configuration:
+             .requestBudgetExhausted, .configuration, .interrupted:
             return true
         case .network(let error):
             return !error.isTransient
@@ -70,6 +72,8 @@ public enum GeocodeError: LocalizedError, Equatable, Sendable {
             return "Reached --max-requests \(limit)."
         case .configuration(let detail):
             return "Geocoder setting: \(detail)"
+        case .interrupted:
+            return "Interrupted (SIGINT or SIGTERM); no further request was sent."
         }
     }
 }

@@ -48,7 +48,9 @@ public final class HTTPClient {
     ///   ``HTTPError/failed(_:_:)``.
     /// - Throws: ``HTTPError`` when there is no complete response: a non-http(s)
     ///   URL (rejected before anything is sent), timeout, connection failure,
-    ///   oversized body, redirect loop, broken transfer or TLS failure.
+    ///   oversized body, redirect loop, broken transfer or TLS failure; and
+    ///   ``HTTPError/interrupted(_:)`` once the process is interrupted (``Interruption``):
+    ///   no request goes out after that, and the transfer in flight is aborted.
     public func get(_ url: URL, headers: [(String, String)] = [],
                     beforeFollowUp: (() -> Bool)? = nil) throws(HTTPError) -> HTTPResponse {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -57,6 +59,7 @@ public final class HTTPClient {
         guard let handle, setupError == nil else {
             throw .failed(url, setupError ?? "libcurl could not be initialized")
         }
+        guard !Interruption.isRequested else { throw .interrupted(url) }
         // Like every header value: a control character could end the line and start another header.
         guard Self.isValidHeader(name: "User-Agent", value: configuration.userAgent) else {
             throw .invalidHeader(url, name: "User-Agent")
@@ -92,6 +95,8 @@ public final class HTTPClient {
         handle.set(CURLOPT_PREREQDATA, pointer: nil)
 
         guard code == CURLE_OK else {
+            // Whatever the transfer's end looked like (aborted by a callback, a wait cut short).
+            if Interruption.isRequested { throw .interrupted(url) }
             throw error(for: code, url: url, transfer: transfer, handle: handle)
         }
         let status = handle.infoInt(CURLINFO_RESPONSE_CODE) ?? 0

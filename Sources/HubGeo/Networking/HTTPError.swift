@@ -28,25 +28,29 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
     case invalidHeader(URL, name: String)
     /// Any other libcurl failure, with libcurl's detail.
     case failed(URL, String)
+    /// The process was interrupted (SIGINT or SIGTERM, see ``Interruption``): the request was not
+    /// sent, or its transfer was aborted.
+    case interrupted(URL)
 
     /// The URL the failed request was for.
     public var url: URL {
         switch self {
         case .unsupportedScheme(let url), .redirectRefused(let url, _, _), .timedOut(let url, _), .couldNotConnect(let url, _),
              .couldNotResolve(let url), .bodyTooLarge(let url, _), .tooManyRedirects(let url, _, _, _),
-             .transfer(let url, _), .tls(let url, _), .invalidHeader(let url, _), .failed(let url, _):
+             .transfer(let url, _), .tls(let url, _), .invalidHeader(let url, _), .failed(let url, _), .interrupted(let url):
             return url
         }
     }
 
     /// True when trying again later may succeed: timeouts, connection and
     /// resolution failures, broken transfers. Scheme, size, redirect, header,
-    /// TLS and other failures are permanent for the same request.
+    /// TLS and other failures are permanent for the same request, and an
+    /// interruption is never retried.
     public var isTransient: Bool {
         switch self {
         case .timedOut, .couldNotConnect, .couldNotResolve, .transfer:
             return true
-        case .unsupportedScheme, .redirectRefused, .bodyTooLarge, .tooManyRedirects, .tls, .invalidHeader, .failed:
+        case .unsupportedScheme, .redirectRefused, .bodyTooLarge, .tooManyRedirects, .tls, .invalidHeader, .failed, .interrupted:
             return false
         }
     }
@@ -79,6 +83,8 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
             return "Request to \(url) has an invalid header \"\(name)\"."
         case .failed(_, let detail):
             return "Request to \(url) failed: \(detail)"
+        case .interrupted:
+            return "Request to \(url) was interrupted."
         }
     }
 
