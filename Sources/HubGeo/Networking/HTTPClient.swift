@@ -140,7 +140,9 @@ public final class HTTPClient {
         return max(1, Int(min((seconds * 1000).rounded(), Double(Int32.max))))
     }
 
-    private static func isValidHeader(name: String, value: String) -> Bool {
+    /// True when the header can be sent: a name without separators, and no control character
+    /// (but tab) in either, which could end the header line and start another.
+    static func isValidHeader(name: String, value: String) -> Bool {
         let forbiddenInName: Set<Character> = [":", ";", " ", "\t"]
         guard !name.isEmpty,
               !name.contains(where: { forbiddenInName.contains($0) }),

@@ -92,8 +92,12 @@ public final class CachedRemoteReader: @unchecked Sendable {
         let fallback = policy == .refresh ? nil : cached
         var headers: [(String, String)] = []
         if let fallback, fallback.hasBody {
-            if let etag = fallback.etag { headers.append(("If-None-Match", etag)) }
-            if let lastModified = fallback.lastModified { headers.append(("If-Modified-Since", lastModified)) }
+            // Only validators that can be sent back: a server's ETag with a control character would
+            // otherwise fail every later request for the document (it goes out unconditional instead).
+            let validators = [("If-None-Match", fallback.etag), ("If-Modified-Since", fallback.lastModified)]
+            for case let (name, value?) in validators where HTTPClient.isValidHeader(name: name, value: value) {
+                headers.append((name, value))
+            }
         }
         let response: HTTPResponse
         do {
