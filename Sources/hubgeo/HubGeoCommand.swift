@@ -34,6 +34,11 @@ struct HubGeoCommand: ParsableCommand {
             }
             exit(withError: writeFailure)
         }
+        // Whatever failed once SIGINT or SIGTERM arrived (see Interruption) stopped because of it.
+        if let failure, !(failure is ExitCode), Interruption.isRequested {
+            Console.note(failure is Interrupted ? "Interrupted." : "Interrupted: \(failure.localizedDescription)")
+            exit(withError: ExitCode(130))
+        }
         if let failure { exit(withError: failure) }
     }
 }

@@ -90,7 +90,8 @@ public final class CachedReverseGeocoder {
 
     /// The answers for `point` in `languages` (``localNames`` for the local names): from the
     /// cache, else derived or asked and stored. `offline` (or no client): the cache only.
-    /// `shouldStop` is checked before each request. Store errors are thrown; geocoding errors
+    /// `shouldStop` is checked before each request, as is ``Interruption`` (which also cuts a
+    /// request in flight short); either marks the result interrupted. Store errors are thrown; geocoding errors
     /// end up in the result.
     public func lookUp(_ point: GeocodeCoordinate, languages: [String], offline: Bool = false,
                        shouldStop: () -> Bool = { false }) throws -> PointResult {
@@ -115,7 +116,7 @@ public final class CachedReverseGeocoder {
                 missing.removeFirst()
                 continue
             }
-            if shouldStop() {
+            if shouldStop() || Interruption.isRequested {
                 result.interrupted = true
                 return result
             }
@@ -135,6 +136,9 @@ public final class CachedReverseGeocoder {
                 result.answers[language] = entry
                 result.fetched += 1
                 missing.removeFirst()
+            } catch GeocodeError.interrupted {
+                result.interrupted = true
+                return result
             } catch let error as GeocodeError {
                 failed(error, languages: missing.count, result: &result)
                 return result

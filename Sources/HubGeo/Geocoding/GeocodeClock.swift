@@ -7,11 +7,12 @@ import Glibc
 public protocol GeocodeClock: Sendable {
     /// Monotonic seconds.
     func now() -> TimeInterval
-    /// Blocks the calling thread for `seconds`.
+    /// Blocks the calling thread for `seconds` (the system clock: less once the process is
+    /// interrupted, see ``Interruption``).
     func sleep(_ seconds: TimeInterval)
 }
 
-/// `CLOCK_MONOTONIC` and a real sleep.
+/// `CLOCK_MONOTONIC` and a real sleep, which ends early on SIGINT or SIGTERM (``Interruption``).
 public struct SystemClock: GeocodeClock {
     public init() {}
 
@@ -23,14 +24,7 @@ public struct SystemClock: GeocodeClock {
 
     public func sleep(_ seconds: TimeInterval) {
         guard seconds > 0 else { return }
-        let deadline = now() + seconds
-        while true {
-            // At most a day per nanosleep: any wait, however long, converts to a timespec.
-            let left = min(deadline - now(), 86_400)
-            if left <= 0 { return }
-            var spec = timespec(tv_sec: Int(left), tv_nsec: Int((left - left.rounded(.down)) * 1e9))
-            _ = nanosleep(&spec, nil) // EINTR: loop and sleep the rest
-        }
+        Interruption.sleep(seconds, clock: now)
     }
 }
 

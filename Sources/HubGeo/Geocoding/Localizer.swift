@@ -60,7 +60,7 @@ public final class Localizer {
         public var progress: Progress
         /// The error that stopped the batch early (403, 429, budget, ...), if any.
         public var stoppedBy: GeocodeError?
-        /// True when `shouldStop` ended the run (Ctrl-C).
+        /// True when `shouldStop` or ``Interruption`` (Ctrl-C, SIGTERM) ended the run.
         public var interrupted = false
         /// The last failure of a place that did not stop the batch, for the message.
         public var lastFailure: GeocodeError?
@@ -86,8 +86,8 @@ public final class Localizer {
     /// the batch stops instead of spending minutes on every remaining place.
     static let unansweredPlacesBeforeStopping = CachedReverseGeocoder.unansweredPlacesBeforeStopping
 
-    /// Runs the batch. `progress` is called after each point; `shouldStop` is checked before
-    /// each request and point. Store errors are thrown; geocoding errors end up in the summary.
+    /// Runs the batch. `progress` is called after each point; `shouldStop` and ``Interruption``
+    /// (SIGINT, SIGTERM) are checked before each request and point. Store errors are thrown; geocoding errors end up in the summary.
     public func run(_ options: Options, progress report: (Progress) -> Void = { _ in },
                     shouldStop: () -> Bool = { false }) throws -> Summary {
         let start = clock.now()
@@ -105,7 +105,7 @@ public final class Localizer {
         }
 
         for (coordinate, _) in points {
-            if shouldStop() { summary.interrupted = true; break }
+            if shouldStop() || Interruption.isRequested { summary.interrupted = true; break }
             let point = try step.lookUp(coordinate, languages: options.languages, offline: options.offline, shouldStop: shouldStop)
             summary.progress.cacheHits += point.cacheHits
             summary.progress.fetched += point.fetched

@@ -10,6 +10,8 @@ import Foundation
 /// out `Retry-After` (capped by ``NominatimConfiguration/maxRetryAfter``) and retry; other 5xx,
 /// timeouts and broken connections retry with exponential backoff, at most
 /// ``NominatimConfiguration/maxRetries`` times; 403, 400 and other statuses fail at once.
+/// SIGINT or SIGTERM (``Interruption``) cut any wait short and stop with
+/// ``GeocodeError/interrupted``: no request goes out after them, no retry.
 ///
 /// Not thread-safe (it owns an ``HTTPClient``); use it from one thread.
 public final class NominatimClient {
@@ -73,6 +75,8 @@ public final class NominatimClient {
         while true {
             if let requestBudget, requestCount >= requestBudget { throw .requestBudgetExhausted(requestBudget) }
             limiter.waitForTurn()
+            // The wait (pacing, backoff, Retry-After) ends early on SIGINT or SIGTERM: then no request.
+            guard !Interruption.isRequested else { throw .interrupted }
             requestCount += 1
             let outcome = attemptOnce(url)
             limiter.requestEnded()
@@ -81,6 +85,7 @@ public final class NominatimClient {
             case .success(let answer):
                 return answer
             case .failure(let failure):
+                guard !Interruption.isRequested else { throw .interrupted }
                 guard failure.retry, attempt < configuration.maxRetries else { throw failure.error }
                 attempt += 1
                 if let retryAfter = failure.retryAfter {
@@ -112,6 +117,7 @@ public final class NominatimClient {
         }
         limiter.requestEnded()  // the previous request of this attempt has just ended
         limiter.waitForTurn()
+        guard !Interruption.isRequested else { return false }
         requestCount += 1
         return true
     }

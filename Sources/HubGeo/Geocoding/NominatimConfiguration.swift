@@ -62,7 +62,7 @@ public struct NominatimConfiguration: Sendable, Equatable {
     /// True for the OSMF's public server, where the usage policy applies.
     public var isPublicServer: Bool { Self.isPublic(endpoint) }
 
-    /// The endpoint as stored in the cache: no trailing slash.
+    /// The endpoint as stored in the cache and shown: no trailing slash, no user and password.
     public var endpointKey: String { Self.endpointKey(endpoint) }
 
     /// `hubgeo/<version> (<contact>)`, or just `hubgeo/<version>` with no contact.
@@ -76,7 +76,7 @@ public struct NominatimConfiguration: Sendable, Equatable {
     }
 
     static func endpointKey(_ url: URL) -> String {
-        var text = url.absoluteString
+        var text = URLRedaction.redacted(url)  // shown and stored: never a user and password
         while text.hasSuffix("/") { text.removeLast() }
         return text
     }
@@ -108,22 +108,21 @@ public struct NominatimConfiguration: Sendable, Equatable {
         }
 
         /// `HUBGEO_NOMINATIM_URL`, `HUBGEO_CONTACT`, `HUBGEO_NOMINATIM_EMAIL`,
-        /// `HUBGEO_REQUEST_INTERVAL` (seconds), `HUBGEO_NOMINATIM_ZOOM`. Empty values count as unset.
+        /// `HUBGEO_REQUEST_INTERVAL` (seconds), `HUBGEO_NOMINATIM_ZOOM`. Empty values count as unset;
+        /// a bad one is an error naming the variable.
         public static func fromEnvironment(_ environment: [String: String]) throws(GeocodeError) -> Overrides {
-            func value(_ name: String) -> String? {
-                guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-                return text
-            }
+            func value(_ name: String) -> SettingValue? { SettingValue.environment(name, in: environment) }
             return try parse(endpoint: value("HUBGEO_NOMINATIM_URL"), contact: value("HUBGEO_CONTACT"),
                              email: value("HUBGEO_NOMINATIM_EMAIL"), interval: value("HUBGEO_REQUEST_INTERVAL"),
-                             zoom: value("HUBGEO_NOMINATIM_ZOOM"), source: "the environment")
+                             zoom: value("HUBGEO_NOMINATIM_ZOOM"))
         }
 
-        /// `key = value` lines; `#` starts a comment line. Unknown keys are errors, so typos show.
+        /// `key = value` lines; `#` starts a comment line. Unknown keys are errors, so typos show;
+        /// a bad value is an error naming the file and line.
         public static func fromConfigFile(_ text: String, path: String) throws(GeocodeError) -> Overrides {
-            var values: [String: String] = [:]
+            var values: [String: SettingValue] = [:]
             for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = rawLine.trimmingCharacters(in: .whitespaces)
+                let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)  // also the CR of a CRLF line end
                 if line.isEmpty || line.hasPrefix("#") { continue }
                 guard let equals = line.firstIndex(of: "=") else {
                     throw .configuration("\(path):\(index + 1): expected key = value")
@@ -131,34 +130,36 @@ public struct NominatimConfiguration: Sendable, Equatable {
                 let key = line[..<equals].trimmingCharacters(in: .whitespaces)
                 let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
                 guard ["nominatim-url", "contact", "email", "request-interval", "zoom", "host", "port"].contains(key) else {
-                    throw .configuration("\(path):\(index + 1): unknown key \"\(key)\"")
+                    throw .configuration("\(path):\(index + 1): unknown key \"\(SettingValue.escaped(key))\"")
                 }
-                if !value.isEmpty { values[key] = value }
+                if !value.isEmpty { values[key] = SettingValue(value, from: .configFile(path: path, line: index + 1, key: key)) }
             }
             return try parse(endpoint: values["nominatim-url"], contact: values["contact"], email: values["email"],
-                             interval: values["request-interval"], zoom: values["zoom"], source: path)
+                             interval: values["request-interval"], zoom: values["zoom"])
         }
 
-        static func parse(endpoint: String?, contact: String?, email: String?, interval: String?, zoom: String?,
-                          source: String) throws(GeocodeError) -> Overrides {
-            var result = Overrides(endpoint: endpoint, contact: contact, email: email)
-            if let interval {
-                guard let seconds = TimeInterval(interval), seconds.isFinite, seconds >= 0 else {
-                    throw .configuration("request interval \"\(interval)\" in \(source) is not a number of seconds")
-                }
-                guard seconds <= NominatimConfiguration.maximumInterval else {
-                    throw .configuration("request interval \"\(interval)\" in \(source) is more than "
-                        + "\(Int(NominatimConfiguration.maximumInterval)) seconds")
-                }
-                result.requestInterval = seconds
+        /// The flags' settings checked as those of the other sources are (the CLI checks the
+        /// numbers while parsing them).
+        func checkedAsFlags() throws(GeocodeError) -> Overrides {
+            var checked = try Self.parse(endpoint: endpoint.map { SettingValue($0, from: .flag("--nominatim-url")) },
+                                         contact: contact.map { SettingValue($0, from: .flag("--contact")) },
+                                         email: email.map { SettingValue($0, from: .flag("--email")) },
+                                         interval: nil, zoom: nil)
+            checked.requestInterval = requestInterval
+            checked.zoom = zoom
+            return checked
+        }
+
+        static func parse(endpoint: SettingValue?, contact: SettingValue?, email: SettingValue?, interval: SettingValue?,
+                          zoom: SettingValue?) throws(GeocodeError) -> Overrides {
+            do throws(SettingError) {
+                _ = try endpoint?.httpURL()
+                return Overrides(endpoint: endpoint?.text, contact: try contact?.headerText(), email: try email?.headerText(),
+                                 requestInterval: try interval?.seconds(in: 0...NominatimConfiguration.maximumInterval),
+                                 zoom: try zoom?.integer(in: 0...18))
+            } catch {
+                throw .configuration(error.message)
             }
-            if let zoom {
-                guard let level = Int(zoom), (0...18).contains(level) else {
-                    throw .configuration("zoom \"\(zoom)\" in \(source) is not 0-18")
-                }
-                result.zoom = level
-            }
-            return result
         }
     }
 
@@ -175,7 +176,9 @@ public struct NominatimConfiguration: Sendable, Equatable {
     }
 
     /// Flags over environment over config file over defaults. A missing config file is fine;
-    /// an unreadable or malformed one, a bad URL or a bad number is a ``GeocodeError/configuration(_:)``.
+    /// an unreadable or malformed one, a bad URL, a bad number, or a control character in the
+    /// contact or e-mail (they are sent in the request) is a ``GeocodeError/configuration(_:)`` naming
+    /// the flag, the variable or the config file line.
     public static func resolve(flags: Overrides = Overrides(),
                                environment: [String: String] = ProcessInfo.processInfo.environment) throws(GeocodeError) -> NominatimConfiguration {
         let path = configFilePath(environment: environment)
@@ -186,15 +189,8 @@ public struct NominatimConfiguration: Sendable, Equatable {
             }
             file = try Overrides.fromConfigFile(text, path: path)
         }
-        let settings = flags.merged(over: try Overrides.fromEnvironment(environment)).merged(over: file)
-        var endpoint = publicEndpoint
-        if let text = settings.endpoint {
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-                  scheme == "http" || scheme == "https", url.host != nil else {
-                throw .configuration("Nominatim URL \"\(text)\" is not an http(s) URL")
-            }
-            endpoint = url
-        }
+        let settings = try flags.checkedAsFlags().merged(over: try Overrides.fromEnvironment(environment)).merged(over: file)
+        let endpoint = settings.endpoint.flatMap { URL(string: $0) } ?? publicEndpoint
         return NominatimConfiguration(endpoint: endpoint, contact: settings.contact, email: settings.email,
                                       minimumInterval: settings.requestInterval,
                                       zoom: settings.zoom ?? defaultZoom)

@@ -24,11 +24,12 @@ public enum DocumentLocation: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// How the location is shown in messages.
+    /// How the location is shown in messages and stored (as a source): a path, an http(s) URL
+    /// without its user and password (``URLRedaction``), or `embedded:NAME`.
     public var description: String {
         switch self {
         case .file(let url): url.path
-        case .remote(let url): url.absoluteString
+        case .remote(let url): URLRedaction.redacted(url)  // never the user and password
         case .embedded(let name): "embedded:\(name)"
         }
     }

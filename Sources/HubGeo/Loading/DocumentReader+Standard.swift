@@ -14,7 +14,7 @@ extension DocumentReader {
             switch response.status {
             case 200..<300: return response.body
             case 404, 410: return nil
-            default: throw LoadError.unreadable(file: url.absoluteString, reason: "the server answered HTTP \(response.status)")
+            default: throw LoadError.unreadable(file: URLRedaction.redacted(url), reason: "the server answered HTTP \(response.status)")
             }
         }
     }

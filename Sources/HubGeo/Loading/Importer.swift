@@ -22,6 +22,10 @@ import GRDB
 /// With a ``CachedRemoteReader``, documents fetched by URL go through the document cache, whose
 /// writes are part of the same transaction (or staged database): the cache and the organizations
 /// always hold the same import.
+///
+/// SIGINT or SIGTERM (``Interruption``, once the signal handlers are installed) stop an import as
+/// a failure does: no further request, the database as it was, ``Interrupted`` thrown (or the
+/// error of the fetch the signal cut short).
 public struct Importer: Sendable {
     public let reader: DocumentReader
     /// The document cache's reader, when remote documents go through it.
@@ -118,9 +122,12 @@ public struct Importer: Sendable {
         report.summary = try store.importOrganizations(source: root.description, now: now) { add, db in
             func load() throws {
                 report.data = try loader.load(root: root, level2Files: level2Files) { organization in
+                    try Interruption.check()
                     report.count(organization)
                     try add(organization)
                 }
+                // SIGINT or SIGTERM roll the import back, as any failure does.
+                try Interruption.check()
             }
             if let remote {
                 report.documents = try remote.reading(db, now: now, load).1

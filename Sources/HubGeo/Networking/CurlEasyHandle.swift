@@ -118,9 +118,11 @@ final class CurlTransfer {
         self.beforeFollowUp = beforeFollowUp
     }
 
-    /// A request to `url` is about to go out; false refuses it.
+    /// A request to `url` is about to go out; false refuses it (always once the process is
+    /// interrupted, see ``Interruption``).
     func requestStarting(url: String) -> Bool {
-        if !requestedURLs.isEmpty, let beforeFollowUp, !beforeFollowUp() {
+        if Interruption.isRequested { return false }
+        if !requestedURLs.isEmpty, let beforeFollowUp, !beforeFollowUp() || Interruption.isRequested {
             followUpRefused = true
             return false
         }
@@ -193,10 +195,17 @@ extension CurlEasyHandle {
             let url = transfer.handle.flatMap { $0.infoString(CURLINFO_EFFECTIVE_URL) } ?? ""
             return transfer.requestStarting(url: url) ? Int32(CURL_PREREQFUNC_OK) : Int32(CURL_PREREQFUNC_ABORT)
         }
+        // Called while the transfer runs (often while data flows, about once a second while it
+        // waits, and after each wait a signal cut short): non-zero aborts it.
+        let progress: curl_xferinfo_callback = { _, _, _, _, _ in
+            Interruption.isRequested ? 1 : 0
+        }
         return [
             set(CURLOPT_WRITEFUNCTION, callback: write),
             set(CURLOPT_HEADERFUNCTION, callback: header),
             hubgeo_curl_setopt_prereq_callback(raw, prerequest),
+            hubgeo_curl_setopt_xferinfo_callback(raw, progress),
+            set(CURLOPT_NOPROGRESS, 0),
         ]
     }
 }

@@ -48,7 +48,9 @@ public final class HTTPClient {
     ///   ``HTTPError/failed(_:_:)``.
     /// - Throws: ``HTTPError`` when there is no complete response: a non-http(s)
     ///   URL (rejected before anything is sent), timeout, connection failure,
-    ///   oversized body, redirect loop, broken transfer or TLS failure.
+    ///   oversized body, redirect loop, broken transfer or TLS failure; and
+    ///   ``HTTPError/interrupted(_:)`` once the process is interrupted (``Interruption``):
+    ///   no request goes out after that, and the transfer in flight is aborted.
     public func get(_ url: URL, headers: [(String, String)] = [],
                     beforeFollowUp: (() -> Bool)? = nil) throws(HTTPError) -> HTTPResponse {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -56,6 +58,11 @@ public final class HTTPClient {
         }
         guard let handle, setupError == nil else {
             throw .failed(url, setupError ?? "libcurl could not be initialized")
+        }
+        guard !Interruption.isRequested else { throw .interrupted(url) }
+        // Like every header value: a control character could end the line and start another header.
+        guard Self.isValidHeader(name: "User-Agent", value: configuration.userAgent) else {
+            throw .invalidHeader(url, name: "User-Agent")
         }
 
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
@@ -88,6 +95,8 @@ public final class HTTPClient {
         handle.set(CURLOPT_PREREQDATA, pointer: nil)
 
         guard code == CURLE_OK else {
+            // Whatever the transfer's end looked like (aborted by a callback, a wait cut short).
+            if Interruption.isRequested { throw .interrupted(url) }
             throw error(for: code, url: url, transfer: transfer, handle: handle)
         }
         let status = handle.infoInt(CURLINFO_RESPONSE_CODE) ?? 0
@@ -131,7 +140,9 @@ public final class HTTPClient {
         return max(1, Int(min((seconds * 1000).rounded(), Double(Int32.max))))
     }
 
-    private static func isValidHeader(name: String, value: String) -> Bool {
+    /// True when the header can be sent: a name without separators, and no control character
+    /// (but tab) in either, which could end the header line and start another.
+    static func isValidHeader(name: String, value: String) -> Bool {
         let forbiddenInName: Set<Character> = [":", ";", " ", "\t"]
         guard !name.isEmpty,
               !name.contains(where: { forbiddenInName.contains($0) }),

@@ -28,37 +28,42 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
     case invalidHeader(URL, name: String)
     /// Any other libcurl failure, with libcurl's detail.
     case failed(URL, String)
+    /// The process was interrupted (SIGINT or SIGTERM, see ``Interruption``): the request was not
+    /// sent, or its transfer was aborted.
+    case interrupted(URL)
 
     /// The URL the failed request was for.
     public var url: URL {
         switch self {
         case .unsupportedScheme(let url), .redirectRefused(let url, _, _), .timedOut(let url, _), .couldNotConnect(let url, _),
              .couldNotResolve(let url), .bodyTooLarge(let url, _), .tooManyRedirects(let url, _, _, _),
-             .transfer(let url, _), .tls(let url, _), .invalidHeader(let url, _), .failed(let url, _):
+             .transfer(let url, _), .tls(let url, _), .invalidHeader(let url, _), .failed(let url, _), .interrupted(let url):
             return url
         }
     }
 
     /// True when trying again later may succeed: timeouts, connection and
     /// resolution failures, broken transfers. Scheme, size, redirect, header,
-    /// TLS and other failures are permanent for the same request.
+    /// TLS and other failures are permanent for the same request, and an
+    /// interruption is never retried.
     public var isTransient: Bool {
         switch self {
         case .timedOut, .couldNotConnect, .couldNotResolve, .transfer:
             return true
-        case .unsupportedScheme, .redirectRefused, .bodyTooLarge, .tooManyRedirects, .tls, .invalidHeader, .failed:
+        case .unsupportedScheme, .redirectRefused, .bodyTooLarge, .tooManyRedirects, .tls, .invalidHeader, .failed, .interrupted:
             return false
         }
     }
 
     public var errorDescription: String? {
-        let url = url.absoluteString
+        // Every URL without its user and password (see URLRedaction).
+        let url = URLRedaction.redacted(url)
         switch self {
         case .unsupportedScheme:
             return "Refused \(url): only http and https URLs are supported."
         case .redirectRefused(let requested, let from, let to):
             let via = from == requested ? "" : " (reached from \(url))"
-            return "Refused the redirect from \(from.absoluteString) to \(to)\(via): only http and https URLs are supported."
+            return "Refused the redirect from \(URLRedaction.redacted(from)) to \(URLRedaction.redacted(to))\(via): only http and https URLs are supported."
         case .timedOut(_, let seconds):
             return "Request to \(url) timed out after \(Self.format(seconds)) s."
         case .couldNotConnect(_, let detail):
@@ -68,7 +73,7 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
         case .bodyTooLarge(_, let limit):
             return "Response from \(url) is larger than the limit of \(limit) bytes."
         case .tooManyRedirects(_, let limit, let from, let to):
-            let last = from.map { from in " (refused the next, from \(from.absoluteString) to \(to ?? "an unknown URL"))" } ?? ""
+            let last = from.map { from in " (refused the next, from \(URLRedaction.redacted(from)) to \(to.map(URLRedaction.redacted) ?? "an unknown URL"))" } ?? ""
             return "Request to \(url) was redirected more than \(limit) times\(last)."
         case .transfer(_, let detail):
             return "Transfer from \(url) failed: \(detail)"
@@ -78,6 +83,8 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
             return "Request to \(url) has an invalid header \"\(name)\"."
         case .failed(_, let detail):
             return "Request to \(url) failed: \(detail)"
+        case .interrupted:
+            return "Request to \(url) was interrupted."
         }
     }
 

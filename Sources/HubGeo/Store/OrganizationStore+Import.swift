@@ -44,6 +44,7 @@ extension OrganizationStore {
             if let triggers { try SpatialIndex.finishBulkLoad(db, restoring: triggers) }
             var summary = sync.summary
             summary.probableRenames = try sync.probableRenames(db)
+            try StoredCredentials.remove(in: db)
             try db.execute(sql: """
                 INSERT INTO import_run (source, imported_at, organizations, added, changed, removed)
                 VALUES (?, ?, ?, ?, ?, ?)

@@ -69,12 +69,13 @@ public final class CachedRemoteReader: @unchecked Sendable {
         switch response.status {
         case 200..<300: return response.body
         case 404, 410: return nil
-        default: throw LoadError.unreadable(file: url.absoluteString, reason: "the server answered HTTP \(response.status)")
+        default: throw LoadError.unreadable(file: URLRedaction.redacted(url), reason: "the server answered HTTP \(response.status)")
         }
     }
 
     private func fetch(_ url: URL, db: Database) throws -> Data? {
-        let key = url.absoluteString
+        // The cache key is the URL without its user and password: what is shown and stored.
+        let key = URLRedaction.redacted(url)
         let cached = try DocumentCache.entry(key, in: db)
         switch policy {
         case .offline:
@@ -91,8 +92,12 @@ public final class CachedRemoteReader: @unchecked Sendable {
         let fallback = policy == .refresh ? nil : cached
         var headers: [(String, String)] = []
         if let fallback, fallback.hasBody {
-            if let etag = fallback.etag { headers.append(("If-None-Match", etag)) }
-            if let lastModified = fallback.lastModified { headers.append(("If-Modified-Since", lastModified)) }
+            // Only validators that can be sent back: a server's ETag with a control character would
+            // otherwise fail every later request for the document (it goes out unconditional instead).
+            let validators = [("If-None-Match", fallback.etag), ("If-Modified-Since", fallback.lastModified)]
+            for case let (name, value?) in validators where HTTPClient.isValidHeader(name: name, value: value) {
+                headers.append((name, value))
+            }
         }
         let response: HTTPResponse
         do {

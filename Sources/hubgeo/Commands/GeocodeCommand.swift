@@ -48,7 +48,7 @@ struct GeocodeCommand: ParsableCommand {
             if let display = result.displayName { table.append(["Display name", display]) }
         }
         table.append(["Language", language])
-        table.append(["Request", answer.url.absoluteString])
+        table.append(["Request", URLRedaction.redacted(answer.url)])
         Console.print(table.render(includeHeader: false))
     }
 }

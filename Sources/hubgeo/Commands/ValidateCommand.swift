@@ -48,7 +48,8 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let validator = Validator(reader: .standard(configuration: HTTPSettings.configuration()),
+        let validator = Validator(reader: .standard(configuration: try HTTPSettings.configuration(),
+                                                    maxFileBytes: try HTTPSettings.maxFileBytes()),
                                   level0: level0.map(DocumentLocation.init(argument:)))
         let locations = inputs.isEmpty ? [DocumentLocation.embedded(EmbeddedData.rootName)] : inputs.map(DocumentLocation.init(argument:))
         let report = validator.validate(locations, townCheck: try geocode ? townCheck() : nil)
