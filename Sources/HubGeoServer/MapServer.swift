@@ -16,6 +16,7 @@ import NIOPosix
 /// - `GET /api/stats`: the counts and extent, as `hubgeo stats --format json`.
 ///
 /// A bad parameter gets a 400 with `{"error": ..., "parameter": ...}`; anything but GET/HEAD a 405.
+/// Each answer is read from one snapshot of the database (``OrganizationStore/snapshot(_:)``).
 /// Queries run on NIO's blocking thread pool, each bounded by ``ServerSettings/requestTimeout``.
 /// The database is only read (WAL: an import may write alongside). One log line per request on stderr.
 public final class MapServer: Sendable {
@@ -34,8 +35,8 @@ public final class MapServer: Sendable {
         self.settings = settings
         self.localizationEndpoint = localizationEndpoint
         self.localizationZoom = localizationZoom
-        let languages = settings.languages.isEmpty ? try store.cachedLanguages() : settings.languages
-        let statistics = try store.statistics()
+        let (cachedLanguages, statistics) = try store.snapshot { store in (try store.cachedLanguages(), try store.statistics()) }
+        let languages = settings.languages.isEmpty ? cachedLanguages : settings.languages
         var extent: [Double]?
         if let sw = statistics.southWest, let ne = statistics.northEast {
             extent = [sw.longitude, sw.latitude, ne.longitude, ne.latitude]
@@ -51,15 +52,15 @@ public final class MapServer: Sendable {
         router.get("/") { _, _ in self.response(self.page, contentType: "text/html") }
         router.get("/index.html") { _, _ in self.response(self.page, contentType: "text/html") }
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
-        router.get("/api/near") { request, _ in await self.answer(request) { try self.near($0) } }
-        router.get("/api/bbox") { request, _ in await self.answer(request) { try self.bbox($0) } }
-        router.get("/api/search") { request, _ in await self.answer(request) { try self.search($0) } }
+        router.get("/api/near") { request, _ in await self.answer(request) { try self.near($0, in: $1) } }
+        router.get("/api/bbox") { request, _ in await self.answer(request) { try self.bbox($0, in: $1) } }
+        router.get("/api/search") { request, _ in await self.answer(request) { try self.search($0, in: $1) } }
         router.get("/api/stats") { request, _ in
-            await self.answer(request, contentType: "application/json") { try self.stats($0) }
+            await self.answer(request, contentType: "application/json") { try self.stats($0, in: $1) }
         }
         router.get("/api/organizations/:id") { request, context in
             let id = context.parameters.get("id") ?? ""
-            return await self.answer(request) { try self.organization(id: id, $0) }
+            return await self.answer(request) { try self.organization(id: id, $0, in: $1) }
         }
         var logger = Logger(label: "hubgeo-serve")
         logger.logLevel = .error
@@ -81,9 +82,9 @@ public final class MapServer: Sendable {
         language.map { LocalizationSource(language: $0, endpoint: localizationEndpoint, zoom: localizationZoom) }
     }
 
-    // MARK: - Endpoints (each returns the response body; throws APIError for a 4xx)
+    // MARK: - Endpoints (each returns the response body, read from the snapshot `store`; throws APIError for a 4xx)
 
-    func near(_ query: QueryParameters) throws -> String {
+    func near(_ query: QueryParameters, in store: OrganizationStore) throws -> String {
         try query.only(["lat", "lon", "km", "nearest", "lang", "type"])
         let lat = try query.number("lat", in: -90...90)!
         let lon = try query.number("lon", in: -180...180)!
@@ -107,7 +108,7 @@ public final class MapServer: Sendable {
         }
     }
 
-    func bbox(_ query: QueryParameters) throws -> String {
+    func bbox(_ query: QueryParameters, in store: OrganizationStore) throws -> String {
         try query.only(["minlat", "minlon", "maxlat", "maxlon", "lang", "type"])
         let south = try query.number("minlat", in: -90...90)!
         let west = try query.number("minlon", in: -180...180)!
@@ -120,7 +121,7 @@ public final class MapServer: Sendable {
                                          cap: settings.featureCap).json
     }
 
-    func search(_ query: QueryParameters) throws -> String {
+    func search(_ query: QueryParameters, in store: OrganizationStore) throws -> String {
         try query.only(["q", "lang", "type"])
         let text = try query.required("q")
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badParameter("q", "q is empty") }
@@ -130,7 +131,7 @@ public final class MapServer: Sendable {
                                          localization: localization(language), cap: settings.featureCap).json
     }
 
-    func organization(id: String, _ query: QueryParameters) throws -> String {
+    func organization(id: String, _ query: QueryParameters, in store: OrganizationStore) throws -> String {
         try query.only(["lang"])
         let language = try query.language()
         guard id.count == 16, id.allSatisfy({ $0.isHexDigit }) else {
@@ -152,21 +153,22 @@ public final class MapServer: Sendable {
         return try MapGeoJSON.collection([match], language: language)
     }
 
-    func stats(_ query: QueryParameters) throws -> String {
+    func stats(_ query: QueryParameters, in store: OrganizationStore) throws -> String {
         try query.only([])
         return try OrganizationJSON.encode(try store.statistics()) + "\n"
     }
 
     // MARK: - Plumbing
 
-    /// Runs `body` on the blocking thread pool within the request timeout; maps errors to responses.
+    /// Runs `body` on the blocking thread pool within the request timeout, with a snapshot of the
+    /// database; maps errors to responses.
     func answer(_ request: Request, contentType: String = "application/geo+json",
-                _ body: @escaping @Sendable (QueryParameters) throws -> String) async -> Response {
+                _ body: @escaping @Sendable (QueryParameters, OrganizationStore) throws -> String) async -> Response {
         let query = QueryParameters(query: request.uri.query ?? "")
         let timeout = settings.requestTimeout
         do {
             let text = try await withThrowingTaskGroup(of: String?.self) { group in
-                group.addTask { try await NIOThreadPool.singleton.runIfActive { try body(query) } }
+                group.addTask { try await NIOThreadPool.singleton.runIfActive { try self.store.snapshot { try body(query, $0) } } }
                 group.addTask {
                     try await Task.sleep(for: timeout)
                     return nil
