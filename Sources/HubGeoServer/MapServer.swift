@@ -15,9 +15,11 @@ import NIOPosix
 ///   (`lang` and `type` too); at most ``ServerSettings/featureCap`` features, else `"truncated": true`.
 /// - `GET /api/stats`: the counts and extent, as `hubgeo stats --format json`.
 ///
-/// A bad parameter gets a 400 with `{"error": ..., "parameter": ...}`; anything but GET/HEAD a 405.
-/// Each answer is read from one snapshot of the database (``OrganizationStore/snapshot(_:)``).
-/// Queries run on NIO's blocking thread pool, each bounded by ``ServerSettings/requestTimeout``.
+/// HEAD answers as GET without the body. A bad parameter gets a 400 with `{"error": ..., "parameter": ...}`,
+/// an unknown id a 404, anything but GET/HEAD a 405, a database that fails a 500 (the cause goes to
+/// stderr, never to the client). Each answer is read from one snapshot of the database
+/// (``OrganizationStore/snapshot(_:)``) on the database's reader threads; a query past
+/// ``ServerSettings/requestTimeout`` is interrupted and gets a 503, and its connection is free at once.
 /// The database is only read (WAL: an import may write alongside). One log line per request on stderr.
 public final class MapServer: Sendable {
     public let store: OrganizationStore
@@ -46,7 +48,7 @@ public final class MapServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM; `onListening` gets the bound address (host and port).
     public func run(onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }) async throws {
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: RequestLimitsMiddleware(maxURILength: settings.maxURILength))
         router.get("/") { _, _ in self.response(self.page, contentType: "text/html") }
@@ -68,13 +70,38 @@ public final class MapServer: Sendable {
                                                                       maxHeaderFieldCount: 100)
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(30), httpDecoderConfiguration: decoder)),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectRefusalHandler()], idleTimeout: .seconds(30),
+                                                httpDecoderConfiguration: decoder)),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "hubgeo"),
             onServerRunning: { channel in
                 onListening(channel.localAddress?.ipAddress ?? self.settings.host, channel.localAddress?.port ?? self.settings.port)
             },
             logger: logger)
-        try await app.runService()  // stops gracefully on SIGTERM and SIGINT
+        do {
+            try await app.runService()  // stops gracefully on SIGTERM and SIGINT
+        } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL || error.errnoCode == EACCES {
+            throw ListenError(host: settings.host, port: settings.port, errno: error.errnoCode)
+        }
+    }
+
+    /// The address and port cannot be listened on.
+    public struct ListenError: LocalizedError, Sendable {
+        public var host: String
+        public var port: Int
+        public var errno: Int32
+
+        public var errorDescription: String? {
+            let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            return switch errno {
+            case EADDRINUSE:
+                "cannot listen on \(address): the address is already in use (another hubgeo serve, or another server?). "
+                    + "Choose another port with --port (0 picks a free one), or stop what listens there."
+            case EACCES:
+                "cannot listen on \(address): permission denied (ports below 1024 need privileges). Choose another port with --port."
+            default:
+                "cannot listen on \(address): \(String(cString: strerror(errno))). Choose an address of this machine with --host."
+            }
+        }
     }
 
     /// The cached answers `lang` shows: in `language`, from the server's endpoint and zoom.
@@ -140,7 +167,7 @@ public final class MapServer: Sendable {
         let organization: Organization
         do {
             organization = try store.organization(named: id)
-        } catch let error as StoreError {
+        } catch let error as OrganizationLookupError {
             throw APIError(status: 404, message: error.localizedDescription, parameter: "id")
         }
         var match = PlaceMatch(organization: organization)
@@ -153,38 +180,46 @@ public final class MapServer: Sendable {
         return try MapGeoJSON.collection([match], language: language)
     }
 
+    /// As `hubgeo stats --format json`, without the database's path: that is for the operator only.
     func stats(_ query: QueryParameters, in store: OrganizationStore) throws -> String {
         try query.only([])
-        return try OrganizationJSON.encode(try store.statistics()) + "\n"
+        var statistics = try store.statistics()
+        statistics.databasePath = nil
+        return try OrganizationJSON.encode(statistics) + "\n"
     }
 
     // MARK: - Plumbing
 
-    /// Runs `body` on the blocking thread pool within the request timeout, with a snapshot of the
-    /// database; maps errors to responses.
+    /// Runs `body` with a snapshot of the database within the request timeout; maps errors to
+    /// responses. Past the timeout the query is cancelled: SQLite stops it (`sqlite3_interrupt`)
+    /// and its connection returns to the pool, so slow requests hold up no others.
     func answer(_ request: Request, contentType: String = "application/geo+json",
                 _ body: @escaping @Sendable (QueryParameters, OrganizationStore) throws -> String) async -> Response {
         let query = QueryParameters(query: request.uri.query ?? "")
         let timeout = settings.requestTimeout
+        let tooLate = APIError(status: 503, message: "the query took longer than \(timeout)", parameter: nil)
         do {
             let text = try await withThrowingTaskGroup(of: String?.self) { group in
-                group.addTask { try await NIOThreadPool.singleton.runIfActive { try self.store.snapshot { try body(query, $0) } } }
+                group.addTask { try await self.store.snapshot { try body(query, $0) } }
                 group.addTask {
                     try await Task.sleep(for: timeout)
                     return nil
                 }
                 let first = try await group.next()!
                 group.cancelAll()
-                guard let text = first else {
-                    throw APIError(status: 503, message: "the query took longer than \(timeout)", parameter: nil)
-                }
+                guard let text = first else { throw tooLate }
                 return text
             }
             return response(text, contentType: contentType)
         } catch let error as APIError {
             return response(error.json, status: .init(code: error.status), contentType: "application/json")
+        } catch is CancellationError {
+            return response(tooLate.json, status: .serviceUnavailable, contentType: "application/json")
         } catch {
-            let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+            // The cause (which may name the file) is for the operator; the client learns that it failed.
+            let cause = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+            FileHandle.standardError.write(Data("\(RequestLog.timestamp()) error: \(request.method) \(request.uri.path): \(cause)\n".utf8))
+            let message = error is StoreError ? "the server cannot read its database (its log says why)" : "internal server error"
             return response(APIError(status: 500, message: message, parameter: nil).json, status: .internalServerError,
                             contentType: "application/json")
         }

@@ -64,7 +64,8 @@ extension OrganizationStore {
     }
 
     /// The one organization that `name` designates: its nickname, its full name or its stable id
-    /// (ignoring case and accents), or else the only one whose names contain it.
+    /// (ignoring case and accents), or else the only one whose names contain it. Throws
+    /// ``OrganizationLookupError`` when none or several match, ``StoreError`` when the database fails.
     public func organization(named name: String) throws -> Organization {
         try pool.read { db in
             let folded = name.searchFolded
@@ -79,9 +80,9 @@ extension OrganizationStore {
                     || ($0["full_name"] as String).searchFolded == folded
             }
             let matches = exact.isEmpty ? rows : exact
-            guard !matches.isEmpty else { throw StoreError.noMatch(name) }
+            guard !matches.isEmpty else { throw OrganizationLookupError.noMatch(name) }
             guard matches.count == 1 else {
-                throw StoreError.ambiguous(name, candidates: matches.map {
+                throw OrganizationLookupError.ambiguous(name, candidates: matches.map {
                     "\($0["nick_name"] as String) = \($0["full_name"] as String) (\($0["town"] as String))"
                 }.sorted())
             }
