@@ -5,7 +5,6 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import NIOPosix
 
 /// `hubgeo serve`: the map page and a read-only GeoJSON API over one database.
 ///
@@ -80,27 +79,7 @@ public final class MapServer: Sendable {
         do {
             try await app.runService()  // stops gracefully on SIGTERM and SIGINT
         } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL || error.errnoCode == EACCES {
-            throw ListenError(host: settings.host, port: settings.port, errno: error.errnoCode)
-        }
-    }
-
-    /// The address and port cannot be listened on.
-    public struct ListenError: LocalizedError, Sendable {
-        public var host: String
-        public var port: Int
-        public var errno: Int32
-
-        public var errorDescription: String? {
-            let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-            return switch errno {
-            case EADDRINUSE:
-                "cannot listen on \(address): the address is already in use (another hubgeo serve, or another server?). "
-                    + "Choose another port with --port (0 picks a free one), or stop what listens there."
-            case EACCES:
-                "cannot listen on \(address): permission denied (ports below 1024 need privileges). Choose another port with --port."
-            default:
-                "cannot listen on \(address): \(String(cString: strerror(errno))). Choose an address of this machine with --host."
-            }
+            throw ListenError(host: settings.host, port: settings.port, code: error.errnoCode)
         }
     }
 

@@ -33,7 +33,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-features"), help: "The most features one answer carries (1 to 1000000000; default 5000).")
     var maxFeatures: Int = 5_000
 
-    @Option(name: .customLong("timeout"), help: "Seconds a query may take before the request gets a 503 (default 10).")
+    @Option(name: .customLong("timeout"), help: "Seconds a query may take; past them it is stopped and the request gets a 503 (default 10).")
     var timeout: Double = 10
 
     @OptionGroup var database: DatabaseOptions
