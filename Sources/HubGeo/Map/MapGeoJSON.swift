@@ -66,10 +66,10 @@ public enum MapGeoJSON {
 extension OrganizationStore {
     /// The languages that have at least one cached localized town or country, sorted.
     public func cachedLanguages() throws -> [String] {
-        try pool.read { db in
-            // A database made by an older hubgeo, opened read-only, may have no cache yet.
-            guard try db.tableExists("geocode_cache") else { return [] }
-            return try String.fetchAll(db, sql: """
+        // A database made by an older hubgeo, opened read-only, may have no cache yet.
+        guard try hasGeocodeCache() else { return [] }
+        return try pool.read { db in
+            try String.fetchAll(db, sql: """
                 SELECT DISTINCT language FROM geocode_cache WHERE town IS NOT NULL OR country IS NOT NULL ORDER BY language
                 """)
         }

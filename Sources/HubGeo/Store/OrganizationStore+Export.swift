@@ -61,28 +61,28 @@ extension OrganizationStore {
     private func exportRecords(_ selection: OrganizationSelection, filter: OrganizationFilter, order: SelectionOrder,
                                to writer: ExportRecordWriter) throws -> Int {
         let (matches, matchArguments) = try Self.matchSQL(selection, filter: filter, order: order)
+        var arguments = matchArguments
+        let localizedColumns: String
+        let localizedJoin: String
+        if let source = filter.localization, try hasGeocodeCache() {
+            // The answer cached for the point in the language, from the endpoint at the zoom.
+            localizedColumns = "g.town, g.country, g.rowid IS NOT NULL"
+            localizedJoin = Self.localizedJoin
+            arguments += Self.localizedJoinArguments(source)
+        } else {
+            localizedColumns = "NULL, NULL, 0"
+            localizedJoin = ""
+        }
+        // The CROSS JOIN keeps the matches the outer loop, in their order; each organization's
+        // remarks follow it, by language (the primary key's order).
+        let sql = """
+            SELECT o.id, o.stable_id, o.type, o.town, o.full_name, o.nick_name, o.latitude, o.longitude,
+                   o.website, o.wikipedia, o.fotobond_number, o.member_count, r.language, r.value, \(localizedColumns)
+            FROM (\(matches)) AS m CROSS JOIN organization o ON o.id = m.match_id
+            LEFT JOIN organization_remark r ON r.organization_id = o.id
+            \(localizedJoin)
+            """
         return try pool.read { db in
-            var arguments = matchArguments
-            let localizedColumns: String
-            let localizedJoin: String
-            if let source = filter.localization, try db.tableExists("geocode_cache") {
-                // The answer cached for the point in the language, from the endpoint at the zoom.
-                localizedColumns = "g.town, g.country, g.rowid IS NOT NULL"
-                localizedJoin = Self.localizedJoin
-                arguments += Self.localizedJoinArguments(source)
-            } else {
-                localizedColumns = "NULL, NULL, 0"
-                localizedJoin = ""
-            }
-            // The CROSS JOIN keeps the matches the outer loop, in their order; each organization's
-            // remarks follow it, by language (the primary key's order).
-            let sql = """
-                SELECT o.id, o.stable_id, o.type, o.town, o.full_name, o.nick_name, o.latitude, o.longitude,
-                       o.website, o.wikipedia, o.fotobond_number, o.member_count, r.language, r.value, \(localizedColumns)
-                FROM (\(matches)) AS m CROSS JOIN organization o ON o.id = m.match_id
-                LEFT JOIN organization_remark r ON r.organization_id = o.id
-                \(localizedJoin)
-                """
             let statement = try db.makeStatement(sql: sql)
             try statement.setArguments(StatementArguments(arguments))
             let handle = statement.sqliteStatement

@@ -140,21 +140,21 @@ extension OrganizationStore {
     public func forEachChunk(_ selection: OrganizationSelection, filter: OrganizationFilter = .init(), order: ResultOrder,
                              chunkSize: Int = 1_000, body: ([PlaceMatch]) throws -> Void) throws {
         let (matches, matchArguments) = try Self.matchSQL(selection, filter: filter, order: order.selectionOrder)
+        var arguments = matchArguments
+        var localizedColumns = ""
+        var localizedJoin = ""
+        if let source = filter.localization, try hasGeocodeCache() {
+            localizedColumns = ", g.town AS localized_town, g.country AS localized_country, g.rowid IS NOT NULL AS localized"
+            localizedJoin = Self.localizedJoin
+            arguments += Self.localizedJoinArguments(source)
+        }
+        let readsPlaces = !localizedColumns.isEmpty
+        let sql = """
+            SELECT \(OrganizationRow.columns), m.match_distance\(localizedColumns)
+            FROM (\(matches)) AS m CROSS JOIN organization o ON o.id = m.match_id
+            \(localizedJoin)
+            """
         try pool.read { db in
-            var arguments = matchArguments
-            var localizedColumns = ""
-            var localizedJoin = ""
-            if let source = filter.localization, try db.tableExists("geocode_cache") {
-                localizedColumns = ", g.town AS localized_town, g.country AS localized_country, g.rowid IS NOT NULL AS localized"
-                localizedJoin = Self.localizedJoin
-                arguments += Self.localizedJoinArguments(source)
-            }
-            let readsPlaces = !localizedColumns.isEmpty
-            let sql = """
-                SELECT \(OrganizationRow.columns), m.match_distance\(localizedColumns)
-                FROM (\(matches)) AS m CROSS JOIN organization o ON o.id = m.match_id
-                \(localizedJoin)
-                """
             // Cached: the same query shape is prepared once per connection.
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
             var chunk: [PlaceMatch] = []

@@ -64,8 +64,8 @@ struct ServeCommand: ParsableCommand {
                     let shown = address.contains(":") ? "[\(address)]" : address
                     Console.note("Serving \(path) on http://\(shown):\(port)/ (Ctrl-C stops)")
                     if !Self.isLoopback(address) {
-                        Console.note("warning: \(shown) is reachable from other machines: anyone who can reach this one can use the API "
-                            + "(--host 127.0.0.1 keeps it on this machine)")
+                        Console.note("warning: listening on \(shown), which other machines can reach: anyone who reaches this machine "
+                            + "can use the API (--host 127.0.0.1 keeps it to this machine)")
                     }
                 }
             } catch {
