@@ -196,7 +196,7 @@ struct MapServerLimitsTests {
     func corruptedDatabase() throws {
         let home = try TestPaths.temporaryDirectory()
         let cli = try Self.builtIn(home)
-        // Overwrite the pages of the members' table (which the server's start does not read).
+        // Where the members' table lies in the file (nothing the server's start reads).
         let path = home.path("hub.sqlite")
         let (pages, pageSize) = try {
             let store = try OrganizationStore(path: path)
@@ -207,6 +207,8 @@ struct MapServerLimitsTests {
             }
         }()
         #expect(!pages.isEmpty)
+        let server = try ServeProcess(arguments: ["--db", path], environment: cli.environment)
+        // The disk garbles those pages while the server runs.
         let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
         for page in pages {
             try file.seek(toOffset: UInt64((page - 1) * pageSize))
@@ -214,7 +216,6 @@ struct MapServerLimitsTests {
         }
         try file.close()
 
-        let server = try ServeProcess(arguments: ["--db", path], environment: cli.environment)
         let broken = try server.get("/api/organizations/55fc03ca02c74e5d")
         let body = jsonObject(broken.body) as? [String: Any]
         #expect(broken.status == 500 && broken.contentType?.hasPrefix("application/json") == true, "\(broken.status) \(broken.body)")
