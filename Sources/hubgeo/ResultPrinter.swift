@@ -6,9 +6,14 @@ enum ResultPrinter {
     /// Prints what `selection` picks, in `order`. JSON and GeoJSON stream from the database to
     /// standard output, so memory stays flat however many organizations match; a table needs all
     /// of them for its column widths. With the filter's localization, results carry the cached
-    /// localized places (see ``print(_:format:language:)``).
+    /// localized places (see ``print(_:format:language:)``). Everything comes from one snapshot of the database.
     static func print(_ store: OrganizationStore, _ selection: OrganizationSelection, filter: OrganizationFilter,
                       order: ResultOrder, format: OutputFormat) throws {
+        try store.snapshot { store in try print(snapshot: store, selection, filter: filter, order: order, format: format) }
+    }
+
+    private static func print(snapshot store: OrganizationStore, _ selection: OrganizationSelection, filter: OrganizationFilter,
+                              order: ResultOrder, format: OutputFormat) throws {
         let language = filter.language
         var unlocalized = 0
         var total = 0

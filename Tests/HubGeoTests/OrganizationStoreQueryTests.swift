@@ -122,7 +122,7 @@ struct OrganizationStoreQueryTests {
         #expect(try store.search("waal", filter: .init(type: .club)).count == 1)
         #expect(try store.search("waal", filter: .init(type: .museum)).isEmpty)
         #expect(try store.organization(named: "fotogroep waalre").town == "Waalre")
-        #expect(throws: StoreError.noMatch("Nowhere")) { try store.organization(named: "Nowhere") }
+        #expect(throws: OrganizationLookupError.noMatch("Nowhere")) { try store.organization(named: "Nowhere") }
     }
 
     @Test func limitAndOffsetPageThroughResults() throws {

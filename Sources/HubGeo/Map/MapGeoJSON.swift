@@ -4,11 +4,20 @@ import GRDB
 /// shape and order as `hubgeo export geojson` (clubs, then museums, by id within a type).
 public enum MapGeoJSON {
     /// A compact FeatureCollection of what `selection` picks (with the cached places of
-    /// `localization`, when given), at most `cap` features. When more
-    /// match, the collection stops at `cap` and carries `"truncated": true`.
+    /// `localization`, when given), at most `cap` features, read from one snapshot of the
+    /// database (``OrganizationStore/snapshot(_:)``). When more match, the collection stops at
+    /// `cap` and carries `"truncated": true`.
     public static func collection(_ store: OrganizationStore, _ selection: OrganizationSelection,
                                   type: OrganizationType? = nil, localization: LocalizationSource? = nil,
                                   cap: Int? = nil) throws -> (json: String, count: Int, truncated: Bool) {
+        try store.snapshot { store in
+            try collection(inSnapshot: store, selection, type: type, localization: localization, cap: cap)
+        }
+    }
+
+    private static func collection(inSnapshot store: OrganizationStore, _ selection: OrganizationSelection,
+                                   type: OrganizationType?, localization: LocalizationSource?,
+                                   cap: Int?) throws -> (json: String, count: Int, truncated: Bool) {
         let sink = StringSink()
         let writer = GeoJSONWriter(sink: sink, language: localization?.language)
         try writer.begin()

@@ -144,14 +144,19 @@ var HubIcon = L.DivIcon.extend({
   }
 });
 
-/** Properties by language, then by feature id; the features of the first language. */
+/** Properties by language, then by feature id; the features of the first language (in server
+ *  mode: of the view, replaced as the map moves). */
 var propertiesByLanguage = {};
 var markersById = {};
 var featuresById = {};
+/** The features the search results and the nearest list show, which may lie outside the view. */
+var listedById = {};
 
+function featureOf(id) { return featuresById[id] || listedById[id]; }
 function properties(id) {
   var table = propertiesByLanguage[language] || {};
-  return table[id] || (featuresById[id] && featuresById[id].properties) || {};
+  var f = featureOf(id);
+  return table[id] || (f && f.properties) || {};
 }
 
 function popupContent(id) {
@@ -209,13 +214,14 @@ function rememberFeatures(collection, lang) {
   });
 }
 
-/** Opens the popup of an organization, zooming in as far as its cluster needs. */
-function openOrganization(id, feature) {
-  var marker = markersById[id];
+/** Opens the popup of an organization, zooming in as far as its cluster needs; one outside the
+ *  view (server mode) gets its popup at its place, from the listed feature. */
+function openOrganization(id) {
+  var marker = markersById[id], f = featureOf(id);
   if (marker && clusters.hasLayer(marker)) {
     clusters.zoomToShowLayer(marker, function () { marker.openPopup(); });
-  } else if (feature) {
-    var c = feature.geometry.coordinates;
+  } else if (f) {
+    var c = f.geometry.coordinates;
     L.popup(popupOptions()).setLatLng([c[1], c[0]]).setContent(popupContent(id)).openOn(map);
   }
 }
@@ -272,11 +278,12 @@ if (languages.length > 1) {
 function fillList(list, entries) {
   while (list.firstChild) list.removeChild(list.firstChild);
   entries.forEach(function (entry) {
+    if (entry.feature) listedById[entry.id] = entry.feature;
     var item = element("li");
     item.setAttribute("data-id", entry.id);
-    var button = element("button", "hubgeo-item-name", properties(entry.id).name || (entry.feature && entry.feature.properties.name));
+    var button = element("button", "hubgeo-item-name", properties(entry.id).name);
     button.type = "button";
-    button.addEventListener("click", function () { openOrganization(entry.id, entry.feature); });
+    button.addEventListener("click", function () { openOrganization(entry.id); });
     item.appendChild(button);
     if (typeof entry.distance === "number") {
       var distance = element("span", "hubgeo-distance", kilometres(entry.distance));
@@ -410,7 +417,7 @@ function refreshAfterLanguageChange() {
   if (!results.hidden) runSearch();
   if (pinPoint && !nearBox.hidden) fillList(nearList, Array.prototype.map.call(nearList.children, function (li) {
     var d = li.querySelector(".hubgeo-distance");
-    return {id: li.getAttribute("data-id"), feature: featuresById[li.getAttribute("data-id")], distance: d ? Number(d.getAttribute("data-meters")) : undefined};
+    return {id: li.getAttribute("data-id"), feature: featureOf(li.getAttribute("data-id")), distance: d ? Number(d.getAttribute("data-meters")) : undefined};
   }));
 }
 

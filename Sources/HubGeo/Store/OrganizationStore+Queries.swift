@@ -14,8 +14,10 @@ extension OrganizationStore {
     /// growing circles until enough organizations are inside one. The filter's offset skips
     /// that many nearest first, and its limit, when smaller than `count`, returns fewer (0: none).
     public func nearest(_ center: GeoPoint, count: Int, filter: OrganizationFilter = .init()) throws -> [PlaceMatch] {
-        let (selection, pageFilter) = try nearestSelection(center, count: count, filter: filter)
-        return try matches(selection, filter: pageFilter, order: .distance)
+        try snapshot { store in
+            let (selection, pageFilter) = try store.nearestSelection(center, count: count, filter: filter)
+            return try store.matches(selection, filter: pageFilter, order: .distance)
+        }
     }
 
     /// The selection and filter whose results, nearest first, are the `count` organizations
@@ -62,7 +64,8 @@ extension OrganizationStore {
     }
 
     /// The one organization that `name` designates: its nickname, its full name or its stable id
-    /// (ignoring case and accents), or else the only one whose names contain it.
+    /// (ignoring case and accents), or else the only one whose names contain it. Throws
+    /// ``OrganizationLookupError`` when none or several match, ``StoreError`` when the database fails.
     public func organization(named name: String) throws -> Organization {
         try pool.read { db in
             let folded = name.searchFolded
@@ -77,9 +80,9 @@ extension OrganizationStore {
                     || ($0["full_name"] as String).searchFolded == folded
             }
             let matches = exact.isEmpty ? rows : exact
-            guard !matches.isEmpty else { throw StoreError.noMatch(name) }
+            guard !matches.isEmpty else { throw OrganizationLookupError.noMatch(name) }
             guard matches.count == 1 else {
-                throw StoreError.ambiguous(name, candidates: matches.map {
+                throw OrganizationLookupError.ambiguous(name, candidates: matches.map {
                     "\($0["nick_name"] as String) = \($0["full_name"] as String) (\($0["town"] as String))"
                 }.sorted())
             }

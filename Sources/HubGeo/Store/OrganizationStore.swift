@@ -47,6 +47,13 @@ public final class OrganizationStore: Sendable {
         }
     }
 
+    /// The store of a snapshot of `store`: every read goes to `db`, inside its read transaction.
+    init(snapshotOf store: OrganizationStore, db: Database) {
+        path = store.path
+        isReadOnly = true
+        pool = StoreDatabase(pool: store.pool.pool, snapshot: SnapshotConnection(db))
+    }
+
     private init(readOnlyPath path: String) throws {
         self.path = path
         isReadOnly = true
@@ -168,22 +175,52 @@ public final class OrganizationStore: Sendable {
 
 /// The store's connection pool, through which every access goes: a GRDB `DatabaseError` leaves
 /// it as a ``StoreError/database(resultCode:message:sql:)`` that keeps the result code and the SQL.
+/// In the store of a snapshot (``OrganizationStore/snapshot(_:)``) every read goes to the
+/// snapshot's one connection and read transaction, and nothing writes.
 struct StoreDatabase: Sendable {
     let pool: any DatabaseWriter
+    /// The snapshot's connection, in the store of a snapshot.
+    let snapshot: SnapshotConnection?
+
+    init(pool: any DatabaseWriter, snapshot: SnapshotConnection? = nil) {
+        self.pool = pool
+        self.snapshot = snapshot
+    }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try StoreError.mapping { try pool.read(body) }
+        if let snapshot { return try StoreError.mapping { try body(snapshot.db) } }
+        return try StoreError.mapping { try pool.read(body) }
+    }
+
+    /// One read transaction, asynchronously: cancelling the task interrupts the statement that
+    /// runs (`sqlite3_interrupt`), the next one throws, and the connection returns to the pool.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if let snapshot { return try StoreError.mapping { try body(snapshot.db) } }
+        do { return try await pool.read(body) } catch { throw StoreError.wrapping(error) }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try StoreError.mapping { try pool.write(body) }
+        precondition(snapshot == nil, "a snapshot only reads")
+        return try StoreError.mapping { try pool.write(body) }
     }
 
     func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
-        try StoreError.mapping { try pool.writeWithoutTransaction(body) }
+        precondition(snapshot == nil, "a snapshot only reads")
+        return try StoreError.mapping { try pool.writeWithoutTransaction(body) }
     }
 
     func close() throws {
+        precondition(snapshot == nil, "a snapshot's connection belongs to its pool")
         try StoreError.mapping { try pool.close() }
+    }
+}
+
+/// The connection of a snapshot's read transaction, lent to the snapshot's store while the
+/// snapshot's block runs, on the thread that runs it (which is why it may be marked Sendable).
+final class SnapshotConnection: @unchecked Sendable {
+    let db: Database
+
+    init(_ db: Database) {
+        self.db = db
     }
 }

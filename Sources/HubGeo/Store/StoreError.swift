@@ -15,8 +15,6 @@ public enum StoreError: LocalizedError, Equatable, Sendable {
     /// A database whose creation stopped half-way (an older hubgeo on a full disk): tables without
     /// the geometry column or the spatial metadata.
     case halfMade(path: String, reason: String)
-    case noMatch(String)
-    case ambiguous(String, candidates: [String])
     /// A failed SQLite call: its extended result code, SQLite's message and the SQL, if any.
     case database(resultCode: Int32, message: String, sql: String?)
 
@@ -35,10 +33,6 @@ public enum StoreError: LocalizedError, Equatable, Sendable {
             "\(path): not a hubgeo database: \(reason). hubgeo leaves it untouched; choose another file with --db or HUBGEO_DB"
         case .halfMade(let path, let reason):
             "\(path): the database was left half-made (\(reason))"
-        case .noMatch(let name):
-            "no organization matches \"\(name)\""
-        case .ambiguous(let name, let candidates):
-            "\"\(name)\" matches \(candidates.count) organizations: \(candidates.prefix(10).joined(separator: "; "))\(candidates.count > 10 ? "; ..." : "")"
         case .database(let code, let message, _):
             code & 0xFF == Self.diskFullCode
                 ? "disk full (SQLITE_FULL): \(message)"

@@ -2,7 +2,8 @@ import Foundation
 
 /// A summary of a hubgeo database.
 public struct StoreStatistics: Sendable, Codable {
-    public var databasePath: String
+    /// The database file; nil where it is not to be shown (`hubgeo serve`'s `/api/stats`).
+    public var databasePath: String?
     public var clubs: Int
     public var museums: Int
     public var clubsWithLevel2: Int
@@ -17,7 +18,7 @@ public struct StoreStatistics: Sendable, Codable {
         case databasePath, clubs, museums, clubsWithLevel2, southWest, northEast, source, importedAt
     }
 
-    public init(databasePath: String, clubs: Int, museums: Int, clubsWithLevel2: Int, southWest: GeoPoint? = nil,
+    public init(databasePath: String?, clubs: Int, museums: Int, clubsWithLevel2: Int, southWest: GeoPoint? = nil,
                 northEast: GeoPoint? = nil, source: String? = nil, importedAt: Date? = nil) {
         self.databasePath = databasePath
         self.clubs = clubs
@@ -31,7 +32,7 @@ public struct StoreStatistics: Sendable, Codable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        databasePath = try container.decode(String.self, forKey: .databasePath)
+        databasePath = try container.decodeIfPresent(String.self, forKey: .databasePath)
         clubs = try container.decode(Int.self, forKey: .clubs)
         museums = try container.decode(Int.self, forKey: .museums)
         clubsWithLevel2 = try container.decode(Int.self, forKey: .clubsWithLevel2)
@@ -43,7 +44,7 @@ public struct StoreStatistics: Sendable, Codable {
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(databasePath, forKey: .databasePath)
+        try container.encodeIfPresent(databasePath, forKey: .databasePath)
         try container.encode(clubs, forKey: .clubs)
         try container.encode(museums, forKey: .museums)
         try container.encode(clubsWithLevel2, forKey: .clubsWithLevel2)

@@ -19,11 +19,14 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         let source = try language.source()
-        let store = try database.openStoreForQueries()
-        let organization = try store.organization(named: name)
-        let localized = try source.map { source in
-            try store.localizedPlace(of: organization, source: source)
-                ?? LocalizedPlace(language: source.language, town: nil, country: nil)
+        // The organization and its localized place: from one snapshot.
+        let (organization, localized) = try database.openStoreForQueries().snapshot { store in
+            let organization = try store.organization(named: name)
+            let localized = try source.map { source in
+                try store.localizedPlace(of: organization, source: source)
+                    ?? LocalizedPlace(language: source.language, town: nil, country: nil)
+            }
+            return (organization, localized)
         }
         switch format {
         case .json: Console.print(try OrganizationJSON.encode(OrganizationJSON(organization, localized: localized)))

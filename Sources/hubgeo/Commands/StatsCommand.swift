@@ -26,7 +26,7 @@ struct StatsCommand: ParsableCommand {
                     let ne = statistics.northEast!
                     return "lat \(sw.latitude) to \(ne.latitude), lon \(sw.longitude) to \(ne.longitude)"
                 } ?? "-"],
-                ["Database", statistics.databasePath],
+                ["Database", statistics.databasePath ?? "-"],
                 ["Source", statistics.source ?? "-"],
                 ["Imported", statistics.importedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "-"],
             ]
