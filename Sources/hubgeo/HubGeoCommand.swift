@@ -30,15 +30,26 @@ struct HubGeoCommand: ParsableCommand {
         if let writeFailure = Console.finish() {
             if let failure, !(failure is ExitCode) {
                 Console.note("Error: \(writeFailure.localizedDescription)")
-                exit(withError: failure)
+                exit(reporting: failure)
             }
-            exit(withError: writeFailure)
+            exit(reporting: writeFailure)
         }
         // Whatever failed once SIGINT or SIGTERM arrived (see Interruption) stopped because of it.
         if let failure, !(failure is ExitCode), Interruption.isRequested {
             Console.note(failure is Interrupted ? "Interrupted." : "Interrupted: \(failure.localizedDescription)")
             exit(withError: ExitCode(130))
         }
-        if let failure { exit(withError: failure) }
+        if let failure { exit(reporting: failure) }
+    }
+
+    /// Exits as `exit(withError:)` does, with the message through `Console`: an error may quote
+    /// the data (a file's include, a remote document's text), which never reaches the terminal raw.
+    private static func exit(reporting error: Error) -> Never {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if !message.isEmpty {
+            if code == .success { Console.printVerbatim(message) } else { Console.note(message) }
+        }
+        exit(withError: code)
     }
 }

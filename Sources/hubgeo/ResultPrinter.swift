@@ -68,13 +68,13 @@ enum ResultPrinter {
     static func print(_ matches: [PlaceMatch], format: OutputFormat, language: String? = nil) throws {
         switch format {
         case .json:
-            Console.print(try OrganizationJSON.encode(matches.map { match in
+            Console.printVerbatim(try OrganizationJSON.encode(matches.map { match in
                 OrganizationJSON(match.organization, distanceMeters: match.distanceMeters, localized: language.map { code in
                     match.localized ?? LocalizedPlace(language: code, town: nil, country: nil)
                 })
             }))
         case .geojson:
-            Console.print(try geoJSON(matches, language: language), terminator: "")
+            Console.printVerbatim(try geoJSON(matches, language: language), terminator: "")
         case .table:
             guard !matches.isEmpty else {
                 Console.note("No organizations found.")

@@ -34,6 +34,15 @@ public enum DocumentLocation: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The folder the document lies in: the same for all its siblings (see ``sibling(named:)``).
+    var folder: DocumentLocation {
+        switch self {
+        case .file(let url): .file(url.deletingLastPathComponent())
+        case .remote(let url): .remote(url.deletingLastPathComponent())
+        case .embedded: .embedded("")
+        }
+    }
+
     /// The file named `name` in the same folder.
     public func sibling(named name: String) -> DocumentLocation {
         switch self {

@@ -75,11 +75,22 @@ public struct HubLoader: Sendable {
         /// The names a club's `<nickName>.level2.json` may have in the current document's folder;
         /// nil: unknown (remote), any may exist.
         var level2Names: Set<String>?
+        /// The names of the Level 2 files in each folder listed so far (each is listed once).
+        var level2NamesByFolder: [DocumentLocation: Set<String>] = [:]
 
         mutating func enterDocument(_ location: DocumentLocation, data: Data) throws {
+            if case .remote = location {
+                level2Names = nil
+                return
+            }
+            if let known = level2NamesByFolder[location.folder] {
+                level2Names = known
+                return
+            }
             let besides = reader.level2Files(besides: location)
             for file in besides { level2.readAhead(file) }
-            level2Names = if case .remote = location { nil } else { Set(besides.map(\.fileName)) }
+            level2Names = Set(besides.map(\.fileName))
+            level2NamesByFolder[location.folder] = level2Names
         }
 
         mutating func organization(_ organization: Organization, at place: Level1Place) throws {

@@ -21,11 +21,45 @@ public struct Level1TreeWalker: Sendable {
     /// Walks the tree that starts at `root` (a Level 1 file, a folder holding
     /// `root_.level1.json` or `root.level1.json`, or a URL). Throws when the root cannot be
     /// found, and whatever the visitor throws.
+    ///
+    /// The walk keeps its own stack (one entry per document on the current include chain), so
+    /// a tree may be deep: each document costs the same, at any depth. An include that would
+    /// make the chain longer than ``maximumDepth`` documents is a problem, as a cycle is.
     public func walk<Visitor: Level1TreeVisitor>(root: DocumentLocation, visitor: inout Visitor) throws -> Level1Walk {
         var state = WalkState(root: try Self.resolveRoot(root))
-        try read(state.root, ifMissing: nil, includedFrom: [], state: &state, visitor: &visitor)
+        var chain: [OpenDocument] = []
+        if let document = try read(state.root, ifMissing: nil, state: &state, visitor: &visitor) {
+            state.onChain[document.location] = 0
+            chain.append(document)
+        }
+        while let last = chain.indices.last {
+            guard let include = chain[last].nextInclude() else {
+                state.onChain[chain.removeLast().location] = nil
+                continue
+            }
+            let location = chain[last].location
+            switch step(include, from: location, chain: chain, state: state) {
+            case .skip:
+                continue
+            case .refuse(let error, let message):
+                try visitor.problem(error, diagnostic: Diagnostic(severity: .error, file: location.description, jsonPath: include.jsonPath,
+                                                                  line: include.line, message: message),
+                                    discarding: nil)
+            case .follow(let target):
+                let missing = LoadError.missingInclude(include: target.description, includedFrom: location.description,
+                                                       jsonPath: include.jsonPath)
+                if let document = try read(target, ifMissing: missing, state: &state, visitor: &visitor) {
+                    state.onChain[document.location] = chain.count
+                    chain.append(document)
+                }
+            }
+        }
         return Level1Walk(root: state.root, files: state.files, organizationCount: state.organizationCount)
     }
+
+    /// The longest include chain followed, in documents (the root is the first): far beyond any
+    /// real tree (Photo Club Hub's is 3 deep), and a bound on what one walk may be made to hold.
+    public var maximumDepth = 100_000
 
     /// The Level 1 file a root stands for: a folder stands for the root file inside it.
     public static func resolveRoot(_ root: DocumentLocation) throws -> DocumentLocation {
@@ -44,10 +78,16 @@ public struct Level1TreeWalker: Sendable {
 
     private struct WalkState {
         var root: DocumentLocation
+        /// The documents read whole, in reading order, and the same as a set.
         var files: [DocumentLocation] = []
+        var read: Set<DocumentLocation> = []
+        /// The documents on the current include chain, with their position in it (for cycles).
+        var onChain: [DocumentLocation: Int] = [:]
         var organizationCount = 0
         /// Where each identity (by ``OrganizationIdentity/stableHash``) was first declared.
         var firstPlaces: [UInt64: FirstPlace] = [:]
+        /// The identities the document being read declared first (forgotten if it fails).
+        var declaredByCurrent: [UInt64] = []
     }
 
     /// Where an organization was first declared, compactly (one is kept per organization).
@@ -57,15 +97,58 @@ public struct Level1TreeWalker: Sendable {
         var jsonPath: String
     }
 
-    /// Reads one Level 1 file and, depth first, the files it includes. `ifMissing` is the
-    /// error to report when the file does not exist.
+    /// A document read whole, on the include chain: the includes it has left to follow.
+    private struct OpenDocument {
+        var location: DocumentLocation
+        var includes: [Level1Document.Include]
+        var next = 0
+
+        mutating func nextInclude() -> Level1Document.Include? {
+            guard next < includes.count else { return nil }
+            defer { next += 1 }
+            return includes[next]
+        }
+    }
+
+    /// What to do with an include of `location` (the last document of `chain`).
+    private enum Step {
+        case follow(DocumentLocation)
+        /// Reached before through another include.
+        case skip
+        /// A problem at the include: refused (remote), a cycle, too deep.
+        case refuse(LoadError, message: String)
+    }
+
+    private func step(_ include: Level1Document.Include, from location: DocumentLocation, chain: [OpenDocument],
+                      state: WalkState) -> Step {
+        // A remote tree may point to http(s) documents only: never a local file, never above the server's root.
+        if case .remote(let base) = location, let refusal = RemoteReference.refusal(include.reference, from: base) {
+            return .refuse(.invalidDocument(file: location.description, jsonPath: include.jsonPath, reason: refusal), message: refusal)
+        }
+        let target = location.resolvingInclude(include.reference)
+        if let start = state.onChain[target] {
+            let cycle = LoadError.includeCycle(chain: (chain[start...].map(\.location) + [target]).map(\.description))
+            return .refuse(cycle, message: cycle.localizedDescription)
+        }
+        if state.read.contains(target) { return .skip }
+        if chain.count >= maximumDepth {
+            let tooDeep = LoadError.includeTooDeep(root: state.root.description, limit: maximumDepth, include: target.description,
+                                                   includedFrom: location.description, jsonPath: include.jsonPath)
+            return .refuse(tooDeep, message: tooDeep.diagnostic.message)
+        }
+        return .follow(target)
+    }
+
+    /// Reads one Level 1 file whole and reports it; returns it with its includes, or nil when
+    /// it is left out (a problem, reported). `ifMissing` is the error to report when the file
+    /// does not exist.
     private func read<Visitor: Level1TreeVisitor>(_ location: DocumentLocation, ifMissing: LoadError?,
-                                                  includedFrom chain: [DocumentLocation], state: inout WalkState,
-                                                  visitor: inout Visitor) throws {
+                                                  state: inout WalkState, visitor: inout Visitor) throws -> OpenDocument? {
         let includes: [Level1Document.Include]
         let fileIndex = Int32(state.files.count)
-        let countBefore = state.organizationCount
         state.files.append(location)
+        state.read.insert(location)
+        state.declaredByCurrent.removeAll(keepingCapacity: true)
         do {
             guard let data = try reader.read(location) else {
                 throw ifMissing ?? LoadError.unreadable(file: location.description, reason: "no such file")
@@ -93,39 +176,15 @@ public struct Level1TreeWalker: Sendable {
         } catch {
             // The document is left out, with what it declared (its includes were not read yet: it is the last file).
             state.files.removeLast()
-            if state.organizationCount > countBefore {
-                state.firstPlaces = state.firstPlaces.filter { $0.value.file != fileIndex }
-                state.organizationCount = countBefore
-            }
+            state.read.remove(location)
+            for hash in state.declaredByCurrent { state.firstPlaces[hash] = nil }
+            state.organizationCount -= state.declaredByCurrent.count
             let diagnostic = (error as? LoadError)?.diagnostic
                 ?? Diagnostic(severity: .error, file: "", jsonPath: "", message: error.localizedDescription)
             try visitor.problem(error, diagnostic: diagnostic, discarding: location)
-            return
+            return nil
         }
-
-        let path = chain + [location]
-        for include in includes {
-            // A remote tree may point to http(s) documents only: never a local file, never above the server's root.
-            if case .remote(let base) = location, let refusal = RemoteReference.refusal(include.reference, from: base) {
-                try visitor.problem(LoadError.invalidDocument(file: location.description, jsonPath: include.jsonPath, reason: refusal),
-                                    diagnostic: Diagnostic(severity: .error, file: location.description, jsonPath: include.jsonPath,
-                                                           line: include.line, message: refusal),
-                                    discarding: nil)
-                continue
-            }
-            let target = location.resolvingInclude(include.reference)
-            if let start = path.firstIndex(of: target) {
-                let cycle = LoadError.includeCycle(chain: (path[start...] + [target]).map(\.description))
-                try visitor.problem(cycle, diagnostic: Diagnostic(severity: .error, file: location.description, jsonPath: include.jsonPath,
-                                                                  line: include.line, message: cycle.localizedDescription),
-                                    discarding: nil)
-                continue
-            }
-            if state.files.contains(target) { continue }  // reached before through another include
-            let missing = LoadError.missingInclude(include: target.description, includedFrom: location.description,
-                                                   jsonPath: include.jsonPath)
-            try read(target, ifMissing: missing, includedFrom: path, state: &state, visitor: &visitor)
-        }
+        return OpenDocument(location: location, includes: includes)
     }
 
     /// One organization read: a second declaration is noted for the end of its document and
@@ -143,6 +202,7 @@ public struct Level1TreeWalker: Sendable {
             return
         }
         state.firstPlaces[hash] = FirstPlace(file: fileIndex, line: Int32(clamping: entry.line ?? 0), jsonPath: entry.jsonPath)
+        state.declaredByCurrent.append(hash)
         state.organizationCount += 1
         try visitor.organization(organization, at: Level1Place(file: location, jsonPath: entry.jsonPath, line: entry.line))
     }

@@ -60,8 +60,9 @@ struct Level2Resolver {
         for location in explicit where !consumed.contains(location) {
             try apply(location, expected: nil, to: &data, problem: problem, parsedDocument: parsedDocument)
         }
-        // Level 2 files lying next to the Level 1 files that no club claimed: orphans.
-        for level1 in level1Locations {
+        // Level 2 files lying next to the Level 1 files that no club claimed: orphans (each folder listed once).
+        var listed: Set<DocumentLocation> = []
+        for level1 in level1Locations where listed.insert(level1.folder).inserted {
             for location in reader.level2Files(besides: level1) where !consumed.contains(location) {
                 try apply(location, expected: nil, to: &data, problem: problem, parsedDocument: parsedDocument)
             }

@@ -8,6 +8,8 @@ public enum LoadError: LocalizedError, Equatable, Sendable {
     case invalidDocument(file: String, jsonPath: String, reason: String)
     case includeCycle(chain: [String])
     case missingInclude(include: String, includedFrom: String, jsonPath: String)
+    /// Following `include` would make the include chain that starts at `root` longer than `limit` documents.
+    case includeTooDeep(root: String, limit: Int, include: String, includedFrom: String, jsonPath: String)
     case noOrganizations(root: String)
     /// Every organization of the tree was skipped; `problems` says why (one line each).
     case noUsableOrganizations(root: String, problems: [String])
@@ -24,12 +26,18 @@ public enum LoadError: LocalizedError, Equatable, Sendable {
             "include cycle: \(chain.joined(separator: " -> "))"
         case .missingInclude(let include, let includedFrom, let jsonPath):
             "\(includedFrom): \(jsonPath): included file \(include) does not exist"
+        case .includeTooDeep(let root, let limit, let include, let includedFrom, let jsonPath):
+            "\(includedFrom): \(jsonPath): \(Self.tooDeepMessage(root: root, limit: limit, include: include))"
         case .noOrganizations(let root):
             "\(root): no clubs or museums found in the include tree"
         case .noUsableOrganizations(let root, let problems):
             "\(root): no usable club or museum in the include tree; every one was skipped:\n  "
                 + problems.prefix(20).joined(separator: "\n  ") + (problems.count > 20 ? "\n  ... (\(problems.count - 20) more)" : "")
         }
+    }
+
+    private static func tooDeepMessage(root: String, limit: Int, include: String) -> String {
+        "included file \(include) not read: the include chain from \(root) would be longer than \(limit) files"
     }
 
     /// The problem as an error diagnostic (file, JSON path and line where known).
@@ -45,6 +53,9 @@ public enum LoadError: LocalizedError, Equatable, Sendable {
             Diagnostic(severity: .error, file: chain.dropLast().last ?? "", jsonPath: "", message: "include cycle: \(chain.joined(separator: " -> "))")
         case .missingInclude(let include, let includedFrom, let jsonPath):
             Diagnostic(severity: .error, file: includedFrom, jsonPath: jsonPath, message: "included file \(include) does not exist")
+        case .includeTooDeep(let root, let limit, let include, let includedFrom, let jsonPath):
+            Diagnostic(severity: .error, file: includedFrom, jsonPath: jsonPath,
+                       message: Self.tooDeepMessage(root: root, limit: limit, include: include))
         case .noOrganizations(let root):
             Diagnostic(severity: .error, file: root, jsonPath: "", message: "no clubs or museums found in the include tree")
         case .noUsableOrganizations(let root, let problems):

@@ -5,6 +5,8 @@ indirect enum DocumentSchema: Sendable {
     /// What a string stands for, which decides the checks applied to it.
     enum Text: Sendable {
         case plain
+        /// An `idPlus` name: a control character in it is the importer's error, not a warning here.
+        case name
         case url
         case language
         case expertise
@@ -30,7 +32,7 @@ indirect enum DocumentSchema: Sendable {
 
     /// A Level 1 entry or a Level 2 `club` record.
     static let organization: DocumentSchema = .object([
-        "idPlus": .object(["town": .string(.plain), "fullName": .string(.plain), "nickName": .string(.plain)]),
+        "idPlus": .object(["town": .string(.name), "fullName": .string(.name), "nickName": .string(.name)]),
         "coordinates": .object(["latitude": .number, "longitude": .number]),
         "optional": .object([
             "website": .string(.url), "wikipedia": .string(.url), "level2URL": .string(.url),

@@ -2,8 +2,8 @@ import Foundation
 
 /// Walks a parsed document along its `DocumentSchema` and reports what the importer would
 /// not tell: unknown keys, duplicate keys, wrong types where the importer does not look,
-/// blank or space-padded strings, empty or non-http(s) URLs, languages and expertises that
-/// Level 0 does not define.
+/// blank or space-padded strings, control characters in any text, empty or non-http(s) URLs,
+/// languages and expertises that Level 0 does not define.
 struct SchemaWalker {
     var file: String
     var catalog: Level0Catalog?
@@ -61,8 +61,9 @@ struct SchemaWalker {
         if trimmed != string && !trimmed.isEmpty {
             report(.warning, path, line, "\"\(Self.abbreviated(string))\" has leading or trailing spaces")
         }
+        checkControlCharacters(string, in: text, path: path, line: line)
         switch text {
-        case .plain:
+        case .plain, .name:
             break
         case .url:
             if trimmed.isEmpty {
@@ -83,6 +84,26 @@ struct SchemaWalker {
             let hint = Levenshtein.nearest(to: trimmed, in: catalog.expertises).map { "; did you mean \"\($0)\"?" }
                 ?? Levenshtein.nearest(to: trimmed, in: catalog.expertises, maxDistance: .max).map { "; the nearest known id is \"\($0)\"" } ?? ""
             report(.warning, path, line, "expertise \"\(Self.abbreviated(string))\" is not in Level 0\(hint)")
+        }
+    }
+
+    /// Control characters (C0, DEL, C1) act on a terminal that shows them raw (the app and other
+    /// tools may); bidirectional controls reorder or hide the text around them. Names are the
+    /// importer's (a control character there is an error) but for the bidirectional ones.
+    private mutating func checkControlCharacters(_ string: String, in text: DocumentSchema.Text, path: String, line: Int?) {
+        if text != .name {
+            let controls = TerminalSafe.escapedCharacters(in: string, where: TerminalSafe.isControl)
+            if !controls.isEmpty {
+                report(.warning, path, line, controls.count == 1
+                    ? "holds the control character \(controls[0]), which takes effect on a terminal that shows it raw"
+                    : "holds the control characters \(controls.joined(separator: ", ")), which take effect on a terminal that shows them raw")
+            }
+        }
+        let bidirectional = TerminalSafe.escapedCharacters(in: string, where: TerminalSafe.isBidirectionalControl)
+        if !bidirectional.isEmpty {
+            report(.warning, path, line, bidirectional.count == 1
+                ? "holds the bidirectional control character \(bidirectional[0]), which reorders or hides the text around it"
+                : "holds the bidirectional control characters \(bidirectional.joined(separator: ", ")), which reorder or hide the text around them")
         }
     }
 

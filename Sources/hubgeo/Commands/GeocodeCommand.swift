@@ -34,7 +34,7 @@ struct GeocodeCommand: ParsableCommand {
         let language = try LanguageList.parse(language).joined(separator: ",")
         let answer = try client.reverse(GeoPoint(latitude: latitude.value, longitude: longitude.value), language: language)
         if raw {
-            Console.print(String(decoding: answer.body, as: UTF8.self))
+            Console.printVerbatim(String(decoding: answer.body, as: UTF8.self))
             return
         }
         let result = answer.result

@@ -29,11 +29,11 @@ struct ShowCommand: ParsableCommand {
             return (organization, localized)
         }
         switch format {
-        case .json: Console.print(try OrganizationJSON.encode(OrganizationJSON(organization, localized: localized)))
+        case .json: Console.printVerbatim(try OrganizationJSON.encode(OrganizationJSON(organization, localized: localized)))
         case .table: Console.print(OrganizationDescription(organization, localized: localized).text)
         case .geojson:
             let match = PlaceMatch(organization: organization, localized: localized)
-            Console.print(try ResultPrinter.geoJSON([match], language: language.code), terminator: "")
+            Console.printVerbatim(try ResultPrinter.geoJSON([match], language: language.code), terminator: "")
         }
     }
 }

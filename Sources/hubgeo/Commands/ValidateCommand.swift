@@ -62,7 +62,7 @@ struct ValidateCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let output = ValidateJSON(report: report, strict: strict)
-            Console.print(String(decoding: try encoder.encode(output), as: UTF8.self))
+            Console.printVerbatim(String(decoding: try encoder.encode(output), as: UTF8.self))
         }
         if report.failed(strict: strict) { throw ExitCode(1) }
     }
