@@ -29,10 +29,21 @@ let package = Package(
             name: "EmbedDataPlugin",
             capability: .buildTool(),
             dependencies: ["EmbedData"]),
+        // The values: organizations, geodesy, document locations and diagnostics, small helpers.
+        // Depends on nothing of ours.
+        .target(name: "HubGeoModel"),
+        // The JSON parser, scanner and cursor, over memory-mapped files.
+        .target(name: "HubGeoJSON"),
+        // HTTP over libcurl.
+        .target(name: "HubGeoHTTP", dependencies: ["CCurl", "HubGeoModel"]),
+        // Still one target for reading, the database, geocoding, export, the map and validation;
+        // the umbrella that re-exports every library target, so that users keep `import HubGeo`.
         .target(
             name: "HubGeo",
             dependencies: [
-                "CCurl",
+                "HubGeoModel",
+                "HubGeoJSON",
+                "HubGeoHTTP",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             plugins: ["EmbedDataPlugin"]),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HubGeo
+@testable import hubgeo
 
 /// The escaping of text for terminals: readable, and always readable back to the exact text.
 @Suite("TerminalSafe: control characters shown escaped, unambiguously")

@@ -1,5 +1,7 @@
 /// The fields an export writes for one organization, in order, absent and empty values left
 /// out: GeoJSON `properties` and KML `ExtendedData` carry the same ones.
+import HubGeoModel
+
 public struct ExportProperties: Sendable, Equatable {
     public enum Value: Sendable, Equatable {
         case string(String)

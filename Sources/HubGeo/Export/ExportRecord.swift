@@ -1,6 +1,8 @@
 /// One organization's export fields (``ExportProperties``) as UTF-8 bytes in a reusable arena:
 /// filled from a ``PlaceMatch`` or straight from database columns, written by the writers
 /// without a `String` per feature.
+import HubGeoModel
+
 struct ExportRecord {
     /// The text fields, in the order the exports write them (`id` first, not a property).
     enum Field: Int, CaseIterable {

@@ -9,6 +9,8 @@
 /// Elements come in the order the OGC schema requires; all text is escaped (no CDATA).
 /// The text is built as UTF-8 bytes in one reusable buffer and handed to the sink in large
 /// pieces; ``finish()`` hands over the rest.
+import HubGeoModel
+
 public final class KMLWriter: OrganizationWriter {
     public static let namespace = "http://www.opengis.net/kml/2.2"
 

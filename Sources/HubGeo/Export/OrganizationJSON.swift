@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoModel
 
 /// The JSON shape of an organization in `--format json` output: every field, flat,
 /// absent values omitted, distance in metres when the query had a centre.

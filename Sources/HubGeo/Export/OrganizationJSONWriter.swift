@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoModel
 
 /// Writes query results as the JSON array of ``OrganizationJSON`` objects, streaming: the same
 /// bytes as `OrganizationJSON.encode(_:)` (pretty, keys sorted, slashes unescaped), built one

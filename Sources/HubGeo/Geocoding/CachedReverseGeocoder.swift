@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoModel
 
 /// The cached reverse-geocode step that `localize` (``Localizer``) and `validate --geocode`
 /// (``TownCheck``) share: for one point and the languages wanted, the cached answers, else

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HubGeoModel
 
 /// The reverse geocoding cache, kept in the hubgeo database next to the organizations (so that
 /// one file holds everything, and queries can join it). It owns its tables and their migration:

@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoModel
 
 /// One cached answer for a point in a language from one endpoint at one zoom.
 public struct GeocodeCacheEntry: Sendable, Equatable {

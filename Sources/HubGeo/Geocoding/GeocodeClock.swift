@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import HubGeoModel
 #endif
 
 /// Time for the geocoder's pacing: a monotonic clock and a way to wait. Tests inject their own.

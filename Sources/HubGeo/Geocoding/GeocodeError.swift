@@ -1,4 +1,6 @@
 import Foundation
+import HubGeoHTTP
+import HubGeoModel
 
 /// Why a reverse geocoding request gave no usable answer. Messages name the URL and status.
 public enum GeocodeError: LocalizedError, Equatable, Sendable {

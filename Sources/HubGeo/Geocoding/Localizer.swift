@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoModel
 
 /// The `localize` batch: the localized town and country of every organization in every asked
 /// language, from the cache or from Nominatim, each answer committed as it arrives so that an

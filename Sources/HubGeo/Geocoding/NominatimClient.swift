@@ -1,4 +1,6 @@
 import Foundation
+import HubGeoHTTP
+import HubGeoModel
 
 /// Reverse geocoding against one Nominatim server over ``HTTPClient`` (libcurl): one connection,
 /// one request at a time, each starting at least ``NominatimConfiguration/minimumInterval``

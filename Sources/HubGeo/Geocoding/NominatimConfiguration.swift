@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoModel
 
 /// Where and how hubgeo asks Nominatim: endpoint, identification, pace, zoom and retries.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoJSON
 
 /// What one Nominatim reverse lookup says about a point, in one language.
 public struct ReverseGeocodeResult: Sendable, Equatable {

@@ -1,4 +1,6 @@
 import Foundation
+import HubGeoHTTP
+import HubGeoModel
 
 extension DocumentReader {
     /// Reads files, embedded data and http(s) URLs (through libcurl, one connection,

@@ -1,4 +1,6 @@
 import Foundation
+import HubGeoJSON
+import HubGeoModel
 
 /// Reads the bytes of Photo Club Hub files from disk, from the embedded data, or over HTTP(S).
 public struct DocumentReader: Sendable {

@@ -1,4 +1,6 @@
 /// Everything read from a Level 1 include tree and its Level 2 files, ready to import.
+import HubGeoModel
+
 public struct HubData: Sendable {
     /// The organizations, each with its Level 2 file merged in, in the order they were read.
     public var organizations: [Organization]

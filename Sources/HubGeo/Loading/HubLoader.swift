@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoModel
 
 /// Loads a Photo Club Hub data set: the Level 1 include tree from a root file (read by a
 /// ``Level1TreeWalker``), each club's Level 2 file (`<nickName>.level2.json` next to the Level 1

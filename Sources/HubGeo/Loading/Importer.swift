@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HubGeoModel
 
 /// Imports a Photo Club Hub tree into a hubgeo database: reads it once (streaming, through
 /// ``HubLoader/load(root:level2Files:each:)``: the ``Level1TreeWalker`` and the Level 2 resolver),

@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoJSON
 
 extension JSONParser {
     /// Parses a whole Photo Club Hub document; a syntax error is a ``LoadError`` naming `file`.

@@ -1,4 +1,7 @@
 /// One parsed Level 1 file: the files it includes and the organizations it declares.
+import HubGeoJSON
+import HubGeoModel
+
 struct Level1Document {
     struct Include {
         var reference: String

@@ -1,4 +1,6 @@
 import Foundation
+import HubGeoJSON
+import HubGeoModel
 
 /// Reads one Level 1 organization entry straight from its bytes, for imports of any size: no
 /// `JSONValue` tree, no `String` per key (keys are compared as bytes), strings made only for

@@ -1,4 +1,6 @@
 import Foundation
+import HubGeoJSON
+import HubGeoModel
 
 /// Reads a Level 1 file one organization at a time, for imports of any size: the file's
 /// top-level members are located by ``JSONScanner``, every member other than `clubs` and

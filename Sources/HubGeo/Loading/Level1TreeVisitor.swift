@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoModel
 
 /// Where an organization is declared: its Level 1 file, the JSON path of its entry and the
 /// line of the entry's first member (when known).

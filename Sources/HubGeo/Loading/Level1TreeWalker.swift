@@ -1,4 +1,6 @@
 import Foundation
+import HubGeoJSON
+import HubGeoModel
 
 /// Reads a Level 1 include tree (a local file or folder, the data built into hubgeo, or http(s)
 /// documents through the reader) and reports what it finds to a ``Level1TreeVisitor``: each

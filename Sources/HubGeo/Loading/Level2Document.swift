@@ -1,4 +1,7 @@
 /// One parsed Level 2 file: a club record and its members.
+import HubGeoJSON
+import HubGeoModel
+
 struct Level2Document {
     var club: OrganizationRecord
     var members: [Member] = []

@@ -1,3 +1,5 @@
+import HubGeoModel
+
 extension Organization {
     /// Applies a club's Level 2 record under the Photo Club Hub rules: Level 2 overrules
     /// `coordinates`, `website`, `wikipedia`, `nlSpecific.fotobondNumber`, `maintainerEmail`

@@ -1,4 +1,6 @@
 import Foundation
+import HubGeoJSON
+import HubGeoModel
 
 /// The Level 2 side of a load: finds each club's Level 2 file (by nickName next to the Level 1
 /// file that declares it, given explicitly, or lying next to the Level 1 files), parses each

@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoModel
 
 /// A problem that stops an import as a whole: the data set would be incomplete otherwise.
 /// Nothing is written to the database when one occurs.

@@ -1,4 +1,7 @@
 /// The fields that a Level 1 entry and a Level 2 `club` record share, as read from JSON.
+import HubGeoJSON
+import HubGeoModel
+
 struct OrganizationRecord {
     var identity: OrganizationIdentity
     var nickName: String

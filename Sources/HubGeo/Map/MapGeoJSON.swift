@@ -1,4 +1,5 @@
 import GRDB
+import HubGeoModel
 
 /// GeoJSON collections for the map page and the server, written by ``GeoJSONWriter``: the same
 /// shape and order as `hubgeo export geojson` (clubs, then museums, by id within a type).

@@ -1,4 +1,6 @@
 /// What an import changed in the database.
+import HubGeoModel
+
 public struct ImportSummary: Sendable {
     /// At most this many identities are listed in `added`, `changed` and `removed` each
     /// (the counts are always complete): a first import of a million organizations should

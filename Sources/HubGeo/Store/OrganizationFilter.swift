@@ -1,5 +1,7 @@
 /// Narrows a query: one organization type, and a page of the results; and, optionally, the
 /// cached localized places to show with them.
+import HubGeoModel
+
 public struct OrganizationFilter: Sendable, Equatable {
     public var type: OrganizationType?
     /// At most this many results; 0 returns none, nil all.

@@ -1,4 +1,5 @@
 import GRDB
+import HubGeoModel
 
 /// Turns `organization` rows (and their remark, member and override rows) back into values.
 enum OrganizationRow {

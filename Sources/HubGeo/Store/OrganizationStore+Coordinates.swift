@@ -1,4 +1,5 @@
 import GRDB
+import HubGeoModel
 
 extension OrganizationStore {
     /// The distinct (rounded) coordinates of the organizations, with how many organizations share each.

@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import HubGeoModel
 
 /// The order of streamed results.
 public enum ResultOrder: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HubGeoModel
 
 extension OrganizationStore {
     /// Makes the database hold exactly `data`: adds new organizations, updates changed ones,

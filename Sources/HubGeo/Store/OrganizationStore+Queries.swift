@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HubGeoModel
 
 extension OrganizationStore {
     /// Organizations within `radiusMeters` of `center` by ellipsoidal (WGS84) distance,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import HubGeoModel
 
 /// Reference answers by a full scan of the table, without the spatial index: the baseline that
 /// `make bench` measures the indexed queries against, and a check of their results. The near

@@ -1,4 +1,5 @@
 import GRDB
+import HubGeoModel
 
 /// Which organizations a streaming read visits: the same selections as the array queries.
 public enum OrganizationSelection: Sendable, Equatable {

@@ -1,5 +1,7 @@
 /// An organization found by a query, with its geodesic distance from the query point when
 /// the query had one.
+import HubGeoModel
+
 public struct PlaceMatch: Sendable {
     public var organization: Organization
     /// Ellipsoidal (WGS84) distance in metres.

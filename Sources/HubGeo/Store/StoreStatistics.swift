@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoModel
 
 /// A summary of a hubgeo database.
 public struct StoreStatistics: Sendable, Codable {

@@ -1,5 +1,8 @@
 import Foundation
 import GRDB
+import HubGeoHTTP
+import HubGeoJSON
+import HubGeoModel
 
 /// Reads http(s) documents through the ``DocumentCache``: a conditional request when a copy is
 /// cached (`If-None-Match`, `If-Modified-Since`), the stored body on a `304`, no request at all

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HubGeoModel
 
 /// The cache of the Level 1 and Level 2 documents fetched by URL, kept in the hubgeo database
 /// (table `document_cache`, one row per URL), so that a re-import can ask the server whether a

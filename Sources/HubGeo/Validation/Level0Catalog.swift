@@ -1,5 +1,8 @@
 /// What a Level 0 file defines: the language codes and the expertise ids that Level 1 and
 /// Level 2 files may use.
+import HubGeoJSON
+import HubGeoModel
+
 public struct Level0Catalog: Sendable, Equatable {
     /// ISO 639-1 codes, upper case ("EN", "NL").
     public var languages: Set<String>

@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoModel
 
 /// `validate --geocode`: does each organization's declared town match the place its coordinates
 /// point at? This catches swapped, mistyped and copy-pasted coordinates.

@@ -1,4 +1,6 @@
 import Foundation
+import HubGeoJSON
+import HubGeoModel
 
 /// What `validate` finds in a tree: the data as an import would see it, every document parsed
 /// (for the schema walk), where each organization is declared, and every problem as an error

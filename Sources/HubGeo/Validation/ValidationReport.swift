@@ -1,4 +1,6 @@
 /// What `Validator` found: every diagnostic, sorted, and what was checked.
+import HubGeoModel
+
 public struct ValidationReport: Sendable, Codable, Equatable {
     /// Errors and warnings, sorted by file, line and JSON path.
     public var diagnostics: [Diagnostic]

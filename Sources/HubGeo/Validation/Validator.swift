@@ -1,4 +1,6 @@
 import Foundation
+import HubGeoJSON
+import HubGeoModel
 
 /// Checks Photo Club Hub files without touching any database, and says exactly what is wrong:
 /// the problems that make an import fail or skip something are errors; doubtful content that

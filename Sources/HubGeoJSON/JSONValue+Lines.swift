@@ -1,7 +1,7 @@
 extension JSONValue {
     /// The line of the member at `path` ("clubs[3].coordinates.latitude"), or of its nearest
     /// ancestor that is a member when the path ends in a missing member or an array element.
-    func line(at path: String) -> Int? {
+    package func line(at path: String) -> Int? {
         guard !path.isEmpty else { return nil }
         var value = self
         var line: Int?

@@ -1,24 +1,26 @@
+import HubGeo
+
 /// A plain-text table with aligned columns, for terminals.
-public struct TextTable: Sendable {
-    public enum Alignment: Sendable { case left, right }
+struct TextTable: Sendable {
+    enum Alignment: Sendable { case left, right }
 
-    public var headers: [String]
-    public var alignments: [Alignment]
-    public var rows: [[String]] = []
+    var headers: [String]
+    var alignments: [Alignment]
+    var rows: [[String]] = []
 
-    public init(headers: [String], alignments: [Alignment]? = nil) {
+    init(headers: [String], alignments: [Alignment]? = nil) {
         self.headers = headers
         self.alignments = alignments ?? headers.map { _ in .left }
     }
 
-    public mutating func append(_ row: [String]) { rows.append(row) }
+    mutating func append(_ row: [String]) { rows.append(row) }
 
     /// The table as lines, columns separated by two spaces, no trailing blanks;
     /// the header and its rule only when `includeHeader`. A cell with line breaks takes as many
     /// lines, in its column. Columns are as wide as their cells will show on a terminal, where
     /// ``TerminalSafe`` escapes what the data holds (the text is returned unescaped: the one
     /// that prints it escapes it).
-    public func render(includeHeader: Bool = true) -> String {
+    func render(includeHeader: Bool = true) -> String {
         let lines = ((includeHeader ? [headers] : []) + rows).flatMap { row -> [[String]] in
             let cells = row.map { $0.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init) }
             return (0..<(cells.map(\.count).max() ?? 1)).map { line in cells.map { line < $0.count ? $0[line] : "" } }

@@ -7,13 +7,13 @@ import Glibc
 /// on demand, and a reader that is done with a part can let the kernel reclaim it
 /// (``releasePages(before:)``), so that a file of hundreds of megabytes read from start to end
 /// never occupies more than a small window of resident memory.
-enum MappedFile {
+package enum MappedFile {
     /// Files at least this large are mapped; smaller ones are simply read.
-    static let threshold = 4 * 1024 * 1024
+    package static let threshold = 4 * 1024 * 1024
 
     /// The file's bytes as `Data` backed by a read-only private mapping (unmapped when the
     /// `Data` goes away), or nil when mapping fails (the caller then reads normally).
-    static func map(_ url: URL) -> Data? {
+    package static func map(_ url: URL) -> Data? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -30,7 +30,7 @@ enum MappedFile {
     /// Asks the kernel to reclaim the pages of `bytes` before `offset`. Harmless for memory that
     /// is not a file mapping: `MADV_PAGEOUT` only drops pages that can be read back (clean file
     /// pages); anonymous memory without swap stays as it is, contents intact.
-    static func releasePages(of bytes: UnsafeBufferPointer<UInt8>, before offset: Int) {
+    package static func releasePages(of bytes: UnsafeBufferPointer<UInt8>, before offset: Int) {
         guard let base = bytes.baseAddress, offset > 0 else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let start = (Int(bitPattern: base) + page - 1) / page * page

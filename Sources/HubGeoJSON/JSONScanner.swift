@@ -3,24 +3,24 @@
 /// skipped escape-aware, containers by depth; every range it returns is then parsed by
 /// ``JSONParser``, which checks the content. Any surprise returns nil, and the caller falls
 /// back to parsing the whole document (which then reports the exact error).
-struct JSONScanner {
-    let bytes: UnsafeBufferPointer<UInt8>
-    private(set) var position = 0
+package struct JSONScanner {
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package private(set) var position = 0
     /// The line of `position` (1-based), and the offset where that line starts.
-    private(set) var line = 1
-    private(set) var lineStart = 0
+    package private(set) var line = 1
+    package private(set) var lineStart = 0
     /// When set, skipping a large value lets the kernel reclaim the pages already passed
     /// (``MappedFile/releasePages(of:before:)``): for a first pass over a mapped file.
-    var releasesPagesBehind = false
+    package var releasesPagesBehind = false
     private var releasedUpTo = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3; lineStart = 3 }
     }
 
     /// A scanner that starts at `position`, which is at `line` and `column` of the document.
-    init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int, line: Int, column: Int) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int, line: Int, column: Int) {
         self.bytes = bytes
         self.position = position
         self.line = line
@@ -28,11 +28,11 @@ struct JSONScanner {
     }
 
     /// The column of `position` (1-based), as ``JSONParser`` counts it.
-    var column: Int { position - lineStart + 1 }
+    package var column: Int { position - lineStart + 1 }
 
-    var atEnd: Bool { position >= bytes.count }
+    package var atEnd: Bool { position >= bytes.count }
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x09, 0x0D: position += 1
@@ -46,7 +46,7 @@ struct JSONScanner {
     }
 
     /// Consumes `byte` (after white space); false when something else comes.
-    mutating func expect(_ byte: UInt8) -> Bool {
+    package mutating func expect(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == byte else { return false }
         position += 1
@@ -55,20 +55,20 @@ struct JSONScanner {
 
     /// Moves past a value that another reader consumed: to `position`, which is on `line`, a
     /// line that starts at offset `lineStart`.
-    mutating func advance(to position: Int, line: Int, lineStart: Int) {
+    package mutating func advance(to position: Int, line: Int, lineStart: Int) {
         self.position = position
         self.line = line
         self.lineStart = lineStart
     }
 
     /// Peeks at the next byte after white space.
-    mutating func peek() -> UInt8? {
+    package mutating func peek() -> UInt8? {
         skipWhitespace()
         return position < bytes.count ? bytes[position] : nil
     }
 
     /// Skips one value and returns its byte range; nil when the bytes end first.
-    mutating func skipValue() -> Range<Int>? {
+    package mutating func skipValue() -> Range<Int>? {
         skipWhitespace()
         let start = position
         guard position < bytes.count else { return nil }

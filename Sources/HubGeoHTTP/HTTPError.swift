@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoModel
 
 /// Why an ``HTTPClient`` request produced no response. Every message names the URL.
 ///

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import HubGeoModel
 
 /// `curl_global_init`, run at most once per process. Swift initializes static
 /// stored properties lazily and thread-safely (`swift_once`), so concurrent

@@ -44,7 +44,7 @@ public enum Interruption {
     }
 
     /// Sleeps `seconds`, in short steps, returning early once the flag is set.
-    static func sleep(_ seconds: TimeInterval, clock: () -> TimeInterval) {
+    package static func sleep(_ seconds: TimeInterval, clock: () -> TimeInterval) {
         let deadline = clock() + seconds
         while !isRequested {
             let left = min(deadline - clock(), pollInterval)

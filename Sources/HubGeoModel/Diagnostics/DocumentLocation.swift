@@ -35,7 +35,7 @@ public enum DocumentLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The folder the document lies in: the same for all its siblings (see ``sibling(named:)``).
-    var folder: DocumentLocation {
+    package var folder: DocumentLocation {
         switch self {
         case .file(let url): .file(url.deletingLastPathComponent())
         case .remote(let url): .remote(url.deletingLastPathComponent())

@@ -2,30 +2,36 @@ import Foundation
 
 /// A JSON value together with its path in the document, for reading records
 /// with errors that say exactly where they are.
-struct JSONCursor {
-    let value: JSONValue
-    let path: String
-    var line: Int?
+package struct JSONCursor {
+    package let value: JSONValue
+    package let path: String
+    package var line: Int?
 
-    init(_ value: JSONValue, path: String = "", line: Int? = nil) {
+    package init(_ value: JSONValue, path: String = "", line: Int? = nil) {
         self.value = value
         self.path = path
         self.line = line
     }
 
     /// A problem with one record: where it is and why.
-    struct Problem: Error {
-        var path: String
-        var line: Int?
-        var message: String
+    package struct Problem: Error {
+        package var path: String
+        package var line: Int?
+        package var message: String
+
+        package init(path: String, line: Int?, message: String) {
+            self.path = path
+            self.line = line
+            self.message = message
+        }
     }
 
-    func problem(_ message: String) -> Problem { Problem(path: path, line: line, message: message) }
+    package func problem(_ message: String) -> Problem { Problem(path: path, line: line, message: message) }
 
-    func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// The member named `key`; nil when absent or null.
-    func member(_ key: String) -> JSONCursor? {
+    package func member(_ key: String) -> JSONCursor? {
         guard case .object(let members) = value,
               let member = members.last(where: { $0.key == key }) else { return nil }
         if case .null = member.value { return nil }
@@ -33,40 +39,40 @@ struct JSONCursor {
     }
 
     /// The members of an object (an error for any other kind of value).
-    func objectMembers() throws(Problem) -> [JSONMember] {
+    package func objectMembers() throws(Problem) -> [JSONMember] {
         guard case .object(let members) = value else { throw problem("expected an object, found \(value.kindDescription)") }
         return members
     }
 
     /// The elements of an array, each with its path.
-    func elements() throws(Problem) -> [JSONCursor] {
+    package func elements() throws(Problem) -> [JSONCursor] {
         guard case .array(let values) = value else { throw problem("expected an array, found \(value.kindDescription)") }
         return values.enumerated().map { JSONCursor($0.element, path: "\(path)[\($0.offset)]", line: line) }
     }
 
-    func requiredMember(_ key: String) throws(Problem) -> JSONCursor {
+    package func requiredMember(_ key: String) throws(Problem) -> JSONCursor {
         _ = try objectMembers()
         guard let member = member(key) else { throw JSONCursor(value, path: childPath(key), line: line).problem("required key \"\(key)\" is missing") }
         return member
     }
 
-    func string() throws(Problem) -> String {
+    package func string() throws(Problem) -> String {
         guard case .string(let string) = value else { throw problem("expected a string, found \(value.kindDescription)") }
         return string
     }
 
-    func number() throws(Problem) -> Double {
+    package func number() throws(Problem) -> Double {
         guard case .number(let number) = value else { throw problem("expected a number, found \(value.kindDescription)\(Self.quotedHint(value))") }
         return number
     }
 
-    func bool() throws(Problem) -> Bool {
+    package func bool() throws(Problem) -> Bool {
         guard case .bool(let bool) = value else { throw problem("expected true or false, found \(value.kindDescription)\(Self.quotedHint(value))") }
         return bool
     }
 
     /// " (\"51.4\" is quoted: write 51.4 without quotes)" when a number or boolean was written as a string.
-    static func quotedHint(_ value: JSONValue) -> String {
+    package static func quotedHint(_ value: JSONValue) -> String {
         guard case .string(let text) = value else { return "" }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let isNumber = (try? JSONParser().parse(Data(trimmed.utf8))).map { if case .number = $0 { true } else { false } } ?? false
@@ -76,7 +82,7 @@ struct JSONCursor {
     }
 
     /// A mandatory, non-blank string member.
-    func requiredString(_ key: String) throws(Problem) -> String {
+    package func requiredString(_ key: String) throws(Problem) -> String {
         let member = try requiredMember(key)
         let string = try member.string()
         // Blank means only spaces and tabs (CharacterSet.whitespaces), checked without Foundation's bridging.
@@ -88,7 +94,7 @@ struct JSONCursor {
     /// A mandatory identity string (town, full name, nickname): non-blank, and without control
     /// characters (U+0000-U+001F, U+007F-U+009F), which no name holds and which some tools cut at
     /// or refuse; a name that holds one is a data error, reported where it is.
-    func requiredIdentityString(_ key: String) throws(Problem) -> String {
+    package func requiredIdentityString(_ key: String) throws(Problem) -> String {
         let string = try requiredString(key)
         if let control = string.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
             let code = String(control.value, radix: 16, uppercase: true)
@@ -99,21 +105,21 @@ struct JSONCursor {
     }
 
     /// An optional string member: nil when absent, null or empty.
-    func optionalString(_ key: String) throws(Problem) -> String? {
+    package func optionalString(_ key: String) throws(Problem) -> String? {
         guard let member = member(key) else { return nil }
         let string = try member.string()
         return string.isEmpty ? nil : string
     }
 
     /// An optional whole-number member.
-    func optionalInteger(_ key: String) throws(Problem) -> Int? {
+    package func optionalInteger(_ key: String) throws(Problem) -> Int? {
         guard let member = member(key) else { return nil }
         let number = try member.number()
         guard number.rounded() == number, abs(number) < 1e15 else { throw member.problem("expected a whole number, found \(number)") }
         return Int(number)
     }
 
-    func optionalBool(_ key: String) throws(Problem) -> Bool? {
+    package func optionalBool(_ key: String) throws(Problem) -> Bool? {
         guard let member = member(key) else { return nil }
         return try member.bool()
     }

@@ -80,7 +80,7 @@ package struct SettingValue: Sendable, Equatable {
         SettingError(source: source, message: "\(source) \"\(Self.escaped(text))\" \(problem)")
     }
 
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             if scalar.properties.generalCategory == .control {

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import HubGeoModel
 
 /// A small blocking HTTP GET client on libcurl.
 ///
@@ -142,7 +143,7 @@ public final class HTTPClient {
 
     /// True when the header can be sent: a name without separators, and no control character
     /// (but tab) in either, which could end the header line and start another.
-    static func isValidHeader(name: String, value: String) -> Bool {
+    package static func isValidHeader(name: String, value: String) -> Bool {
         let forbiddenInName: Set<Character> = [":", ";", " ", "\t"]
         guard !name.isEmpty,
               !name.contains(where: { forbiddenInName.contains($0) }),

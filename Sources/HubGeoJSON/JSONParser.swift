@@ -39,7 +39,7 @@ public struct JSONParser {
     /// Parses one value that fills `bytes` (white space around it allowed), a slice of a larger
     /// document whose first byte is at `line` and `column`: lines and error positions are those
     /// of the whole document. Used to read a large file one record at a time.
-    func parse(slice bytes: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws(SyntaxError) -> JSONValue {
+    package func parse(slice bytes: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws(SyntaxError) -> JSONValue {
         var reader = Reader(bytes: bytes, maxDepth: maxDepth)
         reader.line = line
         reader.lineStart = 1 - column

@@ -13,7 +13,7 @@ public struct OrganizationIdentity: Hashable, Sendable, Codable, Comparable {
     public var stableID: String { FNV1a.hex(stableHash) }
 
     /// ``stableID`` as a number.
-    var stableHash: UInt64 {
+    package var stableHash: UInt64 {
         var hash = FNV1a()
         hash.add(town.utf8)
         hash.add(0x1F)
