@@ -20,36 +20,7 @@ public enum ResultOrder: Sendable {
     }
 }
 
-/// A writer that takes ``ExportRecord``s: the byte path from the database to the output.
-protocol ExportRecordWriter: OrganizationWriter {
-    /// The language that picks the remark (see ``ExportProperties``).
-    var remarkLanguage: String? { get }
-    func write(_ record: ExportRecord) throws
-}
-
-extension GeoJSONWriter: ExportRecordWriter {}
-extension KMLWriter: ExportRecordWriter {}
-
 extension OrganizationStore {
-    /// Writes the organizations that `selection` and `filter` pick through `writer`, in `order`,
-    /// and returns how many. `begin()` and `finish()` are the caller's. For ``GeoJSONWriter``
-    /// and ``KMLWriter`` the rows, their remarks and their cached localized places (with
-    /// `filter.language`) come from one statement, one pass, straight into the writer's bytes;
-    /// memory stays flat whatever the number of organizations.
-    @discardableResult
-    public func export(_ selection: OrganizationSelection, filter: OrganizationFilter = .init(), order: ResultOrder = .stableID,
-                       to writer: OrganizationWriter) throws -> Int {
-        guard let recordWriter = writer as? ExportRecordWriter else {
-            var count = 0
-            try forEach(selection, filter: filter, order: order) { match in
-                try writer.write(match)
-                count += 1
-            }
-            return count
-        }
-        return try exportRecords(selection, filter: filter, order: order.selectionOrder, to: recordWriter)
-    }
-
     /// As ``forEach(_:filter:body:)``, in `order`: the organizations come in chunks with their
     /// remarks and overrides read by one statement per chunk (see ``forEachChunk``).
     public func forEach(_ selection: OrganizationSelection, filter: OrganizationFilter = .init(), order: ResultOrder,
@@ -59,8 +30,15 @@ extension OrganizationStore {
         }
     }
 
-    private func exportRecords(_ selection: OrganizationSelection, filter: OrganizationFilter, order: SelectionOrder,
-                               to writer: ExportRecordWriter) throws -> Int {
+    /// As ``forEach(_:filter:order:body:)``, for the exports' byte path: the organizations that
+    /// `selection` and `filter` pick, in `order`, as ``ExportRecord``s, each with the remark in
+    /// `remarkLanguage` (else that of its localized place, else English, else the first) and,
+    /// with `filter.localization`, its cached localized place. The rows, their remarks and their
+    /// places come from one statement, one pass; the record is reused, so `body` must not keep
+    /// it. Returns how many.
+    func forEachExportRecord(_ selection: OrganizationSelection, filter: OrganizationFilter, order: ResultOrder,
+                             remarkLanguage: String?, body: (ExportRecord) throws -> Void) throws -> Int {
+        let order = order.selectionOrder
         let (matches, matchArguments) = try Self.matchSQL(selection, filter: filter, order: order)
         var arguments = matchArguments
         let localizedColumns: String
@@ -87,7 +65,7 @@ extension OrganizationStore {
             let statement = try db.makeStatement(sql: sql)
             try statement.setArguments(StatementArguments(arguments))
             let handle = statement.sqliteStatement
-            var reader = ExportRowReader(remarkLanguage: writer.remarkLanguage, queryLanguage: filter.language)
+            var reader = ExportRowReader(remarkLanguage: remarkLanguage, queryLanguage: filter.language)
             var count = 0
             while true {
                 let status = sqlite3_step(handle)
@@ -97,13 +75,13 @@ extension OrganizationStore {
                                         sql: sql)
                 }
                 if reader.read(handle) {
-                    try writer.write(reader.record)
+                    try body(reader.record)
                     count += 1
                     reader.start(handle)
                 }
             }
             if reader.finish() {
-                try writer.write(reader.record)
+                try body(reader.record)
                 count += 1
             }
             return count
