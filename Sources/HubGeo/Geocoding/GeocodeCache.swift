@@ -250,15 +250,6 @@ extension OrganizationStore {
         }
     }
 
-    /// The answer cached for a point from `preferredEndpoint` (the public server when nil) at
-    /// the default zoom.
-    @available(*, deprecated, message: "Give the endpoint and zoom: cachedPlace(at:source:) or localizedPlace(of:source:)")
-    public func localizedPlace(at point: GeoPoint, language: String, preferredEndpoint: String? = nil) throws -> LocalizedPlace? {
-        try cachedPlace(at: point, source: LocalizationSource(
-            language: language, endpoint: preferredEndpoint ?? NominatimConfiguration.publicEndpoint.absoluteString,
-            zoom: NominatimConfiguration.defaultZoom))
-    }
-
     static func localizedPlace(at point: GeoPoint, level1Town: String, source: LocalizationSource, db: Database) throws -> LocalizedPlace? {
         try GeocodeCache.cachedPlace(at: point, source: source, db: db).map {
             LocalizedPlace.shown(language: source.language, answeredTown: $0.town, country: $0.country, level1Town: level1Town)

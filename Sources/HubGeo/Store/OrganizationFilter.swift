@@ -22,14 +22,4 @@ public struct OrganizationFilter: Sendable, Equatable {
 
     /// The language of ``localization``.
     public var language: String? { localization?.language }
-
-    /// A filter whose localized places come from `preferredEndpoint` (the public server when nil)
-    /// at the default zoom.
-    @available(*, deprecated, message: "Give the endpoint and zoom: OrganizationFilter(localization: LocalizationSource(...))")
-    public init(type: OrganizationType? = nil, limit: Int? = nil, offset: Int = 0, language: String?, preferredEndpoint: String? = nil) {
-        self.init(type: type, limit: limit, offset: offset, localization: language.map {
-            LocalizationSource(language: $0, endpoint: preferredEndpoint ?? NominatimConfiguration.publicEndpoint.absoluteString,
-                               zoom: NominatimConfiguration.defaultZoom)
-        })
-    }
 }

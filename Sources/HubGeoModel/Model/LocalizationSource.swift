@@ -7,7 +7,7 @@ import Foundation
 public struct LocalizationSource: Sendable, Hashable {
     /// The language, lower case ("en", "nl", "pt-br").
     public var language: String
-    /// The endpoint as the cache keys it (``NominatimConfiguration/endpointKey``: no trailing slash).
+    /// The endpoint as the cache keys it: the base URL without trailing slashes.
     public var endpoint: String
     /// The Nominatim zoom the answers were asked at.
     public var zoom: Int
@@ -20,10 +20,5 @@ public struct LocalizationSource: Sendable, Hashable {
         while key.hasSuffix("/") { key.removeLast() }
         self.endpoint = key
         self.zoom = zoom
-    }
-
-    /// Answers in `language` as `localize` with `configuration` caches them.
-    public init(language: String, configuration: NominatimConfiguration) {
-        self.init(language: language, endpoint: configuration.endpointKey, zoom: configuration.zoom)
     }
 }
