@@ -272,29 +272,8 @@ extension OrganizationStore {
 
         init(_ organization: Organization) {
             var hash = FNV1a()
-            func add(_ text: String?) {
-                if var text {
-                    text.withUTF8 { hash.add($0) }
-                    hash.add(0x1F)
-                } else {
-                    hash.add(0x1E)
-                }
-            }
-            /// The decimal digits of `number`, as `add(String(number))` would feed them, without the String.
-            func add(_ number: UInt64) {
-                var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, most significant last
-                var count = 0
-                var rest = number
-                withUnsafeMutableBytes(of: &digits) { buffer in
-                    repeat {
-                        buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                        rest /= 10
-                        count += 1
-                    } while rest > 0
-                    for index in stride(from: count - 1, through: 0, by: -1) { hash.add(buffer[index]) }
-                }
-                hash.add(0x1F)
-            }
+            func add(_ text: String?) { hash.addField(text) }
+            func add(_ number: UInt64) { hash.addField(number) }
             func add(_ number: Int) {
                 if number < 0 {
                     add(String(number))

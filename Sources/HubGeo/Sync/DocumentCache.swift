@@ -151,6 +151,6 @@ public enum DocumentCache {
 
     /// The hash stored for a body: FNV-1a 64, as 16 hex digits (change detection, not security).
     static func hash(_ body: Data) -> String {
-        FNV1a.hex(FNV1a.hash(body))
+        FNV1a.hex(body.withUnsafeBytes { FNV1a.hash($0) })
     }
 }
