@@ -4,7 +4,7 @@ import HubGeoModel
 
 /// `curl_global_init`, run at most once per process. Swift initializes static
 /// stored properties lazily and thread-safely (`swift_once`), so concurrent
-/// first uses of ``HTTPClient`` cannot race here.
+/// first uses of ``CurlClient`` cannot race here.
 enum CurlGlobal {
     static let initResult: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 }

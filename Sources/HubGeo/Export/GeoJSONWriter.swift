@@ -15,7 +15,7 @@ public final class GeoJSONWriter: OrganizationWriter {
     private var count = 0
     private var west = Double.infinity, south = Double.infinity
     private var east = -Double.infinity, north = -Double.infinity
-    private let buffer = ByteBuffer()
+    private let buffer = UTF8Buffer()
     private var record = ExportRecord()
 
     /// The language that picks the remark.

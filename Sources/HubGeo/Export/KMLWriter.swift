@@ -28,7 +28,7 @@ public final class KMLWriter: OrganizationWriter {
     private let documentName: String
     private var openFolder: OrganizationType?
     private var count = 0
-    private let buffer = ByteBuffer()
+    private let buffer = UTF8Buffer()
     private var record = ExportRecord()
 
     /// The language that picks the remark.

@@ -6,7 +6,7 @@ import HubGeoModel
 /// organization at a time in a reusable byte buffer and handed to the sink in large pieces.
 public final class OrganizationJSONWriter {
     private let sink: ExportSink
-    private let buffer = ByteBuffer()
+    private let buffer = UTF8Buffer()
     private var count = 0
 
     public init(sink: ExportSink) {

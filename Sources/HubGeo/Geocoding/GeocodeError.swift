@@ -17,9 +17,9 @@ public enum GeocodeError: LocalizedError, Equatable, Sendable {
     /// A 200 whose body is not a Nominatim jsonv2 answer (not JSON, truncated, wrong shape).
     case invalidResponse(URL, String)
     /// No response at all (timeout, reset, TLS, ...), after the retries for transient failures.
-    case network(HTTPError)
+    case network(FetchError)
     /// Several places in a row failed for want of any response: the network or the server is down.
-    case unreachable(HTTPError, placesInARow: Int)
+    case unreachable(FetchError, placesInARow: Int)
     /// Bulk requests to the public server need a contact (usage policy).
     case contactRequired(URL)
     /// `--max-requests` is used up; nothing was sent.

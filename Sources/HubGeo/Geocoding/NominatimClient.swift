@@ -2,7 +2,7 @@ import Foundation
 import HubGeoHTTP
 import HubGeoModel
 
-/// Reverse geocoding against one Nominatim server over ``HTTPClient`` (libcurl): one connection,
+/// Reverse geocoding against one Nominatim server over ``CurlClient`` (libcurl): one connection,
 /// one request at a time, each starting at least ``NominatimConfiguration/minimumInterval``
 /// after the previous one ended. That holds for every request that goes out, and each is
 /// counted: retries, redirects, and the resend libcurl makes on a fresh connection when the
@@ -15,7 +15,7 @@ import HubGeoModel
 /// SIGINT or SIGTERM (``Interruption``) cut any wait short and stop with
 /// ``GeocodeError/interrupted``: no request goes out after them, no retry.
 ///
-/// Not thread-safe (it owns an ``HTTPClient``); use it from one thread.
+/// Not thread-safe (it owns a ``CurlClient``); use it from one thread.
 public final class NominatimClient {
     public let configuration: NominatimConfiguration
     /// HTTP requests sent so far, retries included.
@@ -23,14 +23,14 @@ public final class NominatimClient {
     /// When set, no request is sent once ``requestCount`` reaches it.
     public var requestBudget: Int?
 
-    private let http: HTTPClient
+    private let http: CurlClient
     private let limiter: RateLimiter
     private let clock: any GeocodeClock
 
     public init(configuration: NominatimConfiguration, clock: any GeocodeClock = SystemClock()) {
         self.configuration = configuration
         self.clock = clock
-        http = HTTPClient(configuration: HTTPClientConfiguration(
+        http = CurlClient(configuration: CurlClientConfiguration(
             userAgent: configuration.userAgent, connectTimeout: configuration.connectTimeout,
             totalTimeout: configuration.totalTimeout, maxBodyBytes: 2 * 1024 * 1024, maxRedirects: 3))
         limiter = RateLimiter(interval: configuration.minimumInterval, clock: clock)
@@ -125,7 +125,7 @@ public final class NominatimClient {
     }
 
     private func attemptOnce(_ url: URL) -> Result<Answer, Failure> {
-        let response: HTTPResponse
+        let response: FetchedResponse
         budgetStoppedFollowUp = false
         do {
             response = try http.get(url, headers: [("Accept", "application/json")], beforeFollowUp: { [unowned self] in

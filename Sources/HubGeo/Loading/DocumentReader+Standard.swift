@@ -8,9 +8,9 @@ extension DocumentReader {
     public static var standard: DocumentReader { standard(configuration: .init(userAgent: "hubgeo/\(HubGeoVersion.current)")) }
 
     /// Like `standard`, with explicit HTTP settings and file size limit.
-    public static func standard(configuration: HTTPClientConfiguration,
+    public static func standard(configuration: CurlClientConfiguration,
                                 maxFileBytes: Int = DocumentReader.defaultMaxFileBytes) -> DocumentReader {
-        let client = SerializedHTTPClient(HTTPClient(configuration: configuration))
+        let client = SerializedCurlClient(CurlClient(configuration: configuration))
         return DocumentReader(maxFileBytes: maxFileBytes) { url in
             let response = try client.get(url)
             switch response.status {
@@ -23,15 +23,15 @@ extension DocumentReader {
 }
 
 /// One HTTP client shared by closures that may be called from any thread, one request at a time.
-final class SerializedHTTPClient: @unchecked Sendable {
+final class SerializedCurlClient: @unchecked Sendable {
     private let lock = NSLock()
-    private let client: HTTPClient
+    private let client: CurlClient
 
-    init(_ client: HTTPClient) {
+    init(_ client: CurlClient) {
         self.client = client
     }
 
-    func get(_ url: URL, headers: [(String, String)] = []) throws -> HTTPResponse {
+    func get(_ url: URL, headers: [(String, String)] = []) throws -> FetchedResponse {
         try lock.withLock { try client.get(url, headers: headers) }
     }
 }

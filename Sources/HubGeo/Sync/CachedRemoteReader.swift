@@ -20,17 +20,17 @@ public final class CachedRemoteReader: @unchecked Sendable {
 
     public let policy: DocumentCachePolicy
     public let maxFileBytes: Int
-    private let client: SerializedHTTPClient
+    private let client: SerializedCurlClient
     private let lock = NSLock()
     private var database: Database?
     private var now = Date()
     private var traffic = DocumentTraffic()
 
-    public init(configuration: HTTPClientConfiguration, maxFileBytes: Int = DocumentReader.defaultMaxFileBytes,
+    public init(configuration: CurlClientConfiguration, maxFileBytes: Int = DocumentReader.defaultMaxFileBytes,
                 policy: DocumentCachePolicy = .revalidate) {
         self.policy = policy
         self.maxFileBytes = maxFileBytes
-        client = SerializedHTTPClient(HTTPClient(configuration: configuration))
+        client = SerializedCurlClient(CurlClient(configuration: configuration))
     }
 
     /// A reader of files and embedded data as usual, and of http(s) documents through this cache.
@@ -58,7 +58,7 @@ public final class CachedRemoteReader: @unchecked Sendable {
         try lock.withLock {
             // Never a local file nor any other scheme (the HTTP client refuses them too, and every redirect to them).
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                throw HTTPError.unsupportedScheme(url)
+                throw FetchError.unsupportedScheme(url)
             }
             guard let db = database else { return try uncached(url) }
             return try fetch(url, db: db)
@@ -98,15 +98,15 @@ public final class CachedRemoteReader: @unchecked Sendable {
             // Only validators that can be sent back: a server's ETag with a control character would
             // otherwise fail every later request for the document (it goes out unconditional instead).
             let validators = [("If-None-Match", fallback.etag), ("If-Modified-Since", fallback.lastModified)]
-            for case let (name, value?) in validators where HTTPClient.isValidHeader(name: name, value: value) {
+            for case let (name, value?) in validators where CurlClient.isValidHeader(name: name, value: value) {
                 headers.append((name, value))
             }
         }
-        let response: HTTPResponse
+        let response: FetchedResponse
         do {
             traffic.requests += 1
             response = try client.get(url, headers: headers)
-        } catch let error as HTTPError where error.isTransient {
+        } catch let error as FetchError where error.isTransient {
             guard let fallback else { throw error }
             return try keep(fallback, because: error.localizedDescription, db: db)
         }

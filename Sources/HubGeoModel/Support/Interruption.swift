@@ -6,7 +6,7 @@ import Glibc
 
 /// The process-wide request to stop: Ctrl-C (SIGINT) or SIGTERM, once ``installSignalHandlers()``
 /// ran. One flag, set by the signal handler and read wherever hubgeo could wait for the network:
-/// ``HTTPClient`` sends no request once it is set and aborts the transfer in flight (libcurl's
+/// ``CurlClient`` sends no request once it is set and aborts the transfer in flight (libcurl's
 /// progress callback), ``SystemClock``'s sleeps (pacing, backoff, `Retry-After`) end early,
 /// ``NominatimClient`` makes no retry, ``Localizer`` stops (its answers are already committed) and
 /// ``Importer`` rolls back. A second signal ends the process at once.

@@ -19,9 +19,9 @@ enum HTTPSettings {
         try SettingValue.environment("HUBGEO_MAX_FILE_BYTES", in: environment)?.integer(in: sizes) ?? DocumentReader.defaultMaxFileBytes
     }
 
-    static func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> HTTPClientConfiguration {
+    static func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CurlClientConfiguration {
         func value(_ name: String) -> SettingValue? { SettingValue.environment(name, in: environment) }
-        var configuration = HTTPClientConfiguration(userAgent: "hubgeo/\(HubGeoVersion.current)")
+        var configuration = CurlClientConfiguration(userAgent: "hubgeo/\(HubGeoVersion.current)")
         if let value = try value("HUBGEO_HTTP_TIMEOUT")?.seconds(in: timeouts) { configuration.totalTimeout = value }
         if let value = try value("HUBGEO_HTTP_CONNECT_TIMEOUT")?.seconds(in: timeouts) { configuration.connectTimeout = value }
         if let value = try value("HUBGEO_HTTP_MAX_BYTES")?.integer(in: sizes) { configuration.maxBodyBytes = value }

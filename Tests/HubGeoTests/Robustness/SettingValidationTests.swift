@@ -147,8 +147,8 @@ struct SettingValidationTests {
 
     @Test func theHTTPClientRefusesAUserAgentWithControlCharacters() throws {
         let server = try LoopbackServer(script: ["/x": [.init(body: "ok")]])
-        let client = HTTPClient(configuration: HTTPClientConfiguration(userAgent: "hubgeo (\(Self.injected))"))
-        #expect(throws: HTTPError.self) { try client.get(server.url("/x")) }
+        let client = CurlClient(configuration: CurlClientConfiguration(userAgent: "hubgeo (\(Self.injected))"))
+        #expect(throws: FetchError.self) { try client.get(server.url("/x")) }
         try Self.expectNothingInjected(server, "User-Agent")
         #expect(try server.requests().isEmpty)
     }

@@ -79,7 +79,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// GET over libcurl: status and body.
     func get(_ path: String) throws -> (status: Int, body: String, contentType: String?) {
-        let client = HTTPClient(configuration: HTTPClientConfiguration(userAgent: "hubgeo-tests", connectTimeout: 5, totalTimeout: 30,
+        let client = CurlClient(configuration: CurlClientConfiguration(userAgent: "hubgeo-tests", connectTimeout: 5, totalTimeout: 30,
                                                                         maxBodyBytes: 200 * 1024 * 1024))
         let response = try client.get(URL(string: baseURL + path)!)
         return (response.status, String(decoding: response.body, as: UTF8.self), response.header("Content-Type"))

@@ -1,7 +1,7 @@
 /// UTF-8 text built in one reusable byte buffer: what the exporters write through. Escaping
 /// goes through byte tables and numbers are formatted here, so a feature costs no `String`.
 /// A class over one allocation: appends are plain copies, with no copy-on-write checks.
-final class ByteBuffer {
+final class UTF8Buffer {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private(set) var count = 0

@@ -7,17 +7,17 @@ import HubGeoModel
 /// One client owns one libcurl easy handle and reuses it, so consecutive
 /// requests to the same host share one kept-alive connection (at most one
 /// connection is cached). Redirects are followed up to
-/// ``HTTPClientConfiguration/maxRedirects``, only `http` and `https` are ever
-/// used, bodies are capped at ``HTTPClientConfiguration/maxBodyBytes``, and TLS
+/// ``CurlClientConfiguration/maxRedirects``, only `http` and `https` are ever
+/// used, bodies are capped at ``CurlClientConfiguration/maxBodyBytes``, and TLS
 /// verification is always on.
 ///
 /// **Not thread-safe, by design:** a libcurl easy handle must not be used by two
 /// threads at once. Use a client from one thread or one isolation domain (for
 /// example, own it in an actor), or create one client per task. It is therefore
 /// deliberately not `Sendable`.
-public final class HTTPClient {
+public final class CurlClient {
     /// The settings this client was created with.
-    public let configuration: HTTPClientConfiguration
+    public let configuration: CurlClientConfiguration
 
     private let handle: CurlEasyHandle?
     /// Why the handle could not be set up; every request then fails with it.
@@ -25,8 +25,8 @@ public final class HTTPClient {
 
     /// Creates a client and its libcurl handle. Should libcurl fail to
     /// initialize, the client still exists but every request throws
-    /// ``HTTPError/failed(_:_:)`` with the reason.
-    public init(configuration: HTTPClientConfiguration) {
+    /// ``FetchError/failed(_:_:)`` with the reason.
+    public init(configuration: CurlClientConfiguration) {
         self.configuration = configuration
         guard let handle = CurlEasyHandle() else {
             self.handle = nil
@@ -45,15 +45,15 @@ public final class HTTPClient {
     /// - Parameter beforeFollowUp: asked just before each further request this fetch makes after
     ///   the first: a redirect, or libcurl's resend on a fresh connection when a kept-alive one
     ///   turned out closed. It may block (to pace requests), but that time counts toward
-    ///   ``HTTPClientConfiguration/totalTimeout``; returning false stops the fetch with
-    ///   ``HTTPError/failed(_:_:)``.
-    /// - Throws: ``HTTPError`` when there is no complete response: a non-http(s)
+    ///   ``CurlClientConfiguration/totalTimeout``; returning false stops the fetch with
+    ///   ``FetchError/failed(_:_:)``.
+    /// - Throws: ``FetchError`` when there is no complete response: a non-http(s)
     ///   URL (rejected before anything is sent), timeout, connection failure,
     ///   oversized body, redirect loop, broken transfer or TLS failure; and
-    ///   ``HTTPError/interrupted(_:)`` once the process is interrupted (``Interruption``):
+    ///   ``FetchError/interrupted(_:)`` once the process is interrupted (``Interruption``):
     ///   no request goes out after that, and the transfer in flight is aborted.
     public func get(_ url: URL, headers: [(String, String)] = [],
-                    beforeFollowUp: (() -> Bool)? = nil) throws(HTTPError) -> HTTPResponse {
+                    beforeFollowUp: (() -> Bool)? = nil) throws(FetchError) -> FetchedResponse {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw .unsupportedScheme(url)
         }
@@ -102,14 +102,14 @@ public final class HTTPClient {
         }
         let status = handle.infoInt(CURLINFO_RESPONSE_CODE) ?? 0
         let finalURL = handle.infoString(CURLINFO_EFFECTIVE_URL).flatMap { URL(string: $0) } ?? url
-        return HTTPResponse(status: status, headers: transfer.headers, body: transfer.body, url: finalURL)
+        return FetchedResponse(status: status, headers: transfer.headers, body: transfer.body, url: finalURL)
     }
 
     // MARK: - Setup
 
     /// Sets the options that stay fixed for the client's life; returns a
     /// description of the first option libcurl refused, if any.
-    private static func configure(_ handle: CurlEasyHandle, with configuration: HTTPClientConfiguration) -> String? {
+    private static func configure(_ handle: CurlEasyHandle, with configuration: CurlClientConfiguration) -> String? {
         let settings: [(String, CURLcode)] = [
             ("CURLOPT_NOSIGNAL", handle.set(CURLOPT_NOSIGNAL, 1)),
             ("CURLOPT_USERAGENT", handle.set(CURLOPT_USERAGENT, configuration.userAgent)),
@@ -154,7 +154,7 @@ public final class HTTPClient {
 
     // MARK: - Errors
 
-    private func error(for code: CURLcode, url: URL, transfer: CurlTransfer, handle: CurlEasyHandle) -> HTTPError {
+    private func error(for code: CURLcode, url: URL, transfer: CurlTransfer, handle: CurlEasyHandle) -> FetchError {
         let detail = handle.errorMessage(for: code)
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:

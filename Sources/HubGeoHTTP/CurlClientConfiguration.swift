@@ -1,11 +1,11 @@
 import Foundation
 
-/// Settings for an ``HTTPClient``. Fixed for the life of the client.
+/// Settings for a ``CurlClient``. Fixed for the life of the client.
 ///
 /// Only `http` and `https` URLs are ever fetched (also when following redirects),
 /// gzip/deflate responses are decoded transparently, and TLS certificate and host
 /// verification are always on; none of that is configurable.
-public struct HTTPClientConfiguration: Sendable, Equatable {
+public struct CurlClientConfiguration: Sendable, Equatable {
     /// The `User-Agent` sent with every request. Required: services such as
     /// Nominatim ask for an identifying agent, so there is no stock default.
     public var userAgent: String
@@ -14,10 +14,10 @@ public struct HTTPClientConfiguration: Sendable, Equatable {
     /// Seconds allowed for a whole request, redirects included.
     public var totalTimeout: TimeInterval
     /// Largest (decoded) response body accepted; larger transfers are aborted
-    /// with ``HTTPError/bodyTooLarge(_:limit:)``.
+    /// with ``FetchError/bodyTooLarge(_:limit:)``.
     public var maxBodyBytes: Int
     /// Most redirects followed for one request; one more fails with
-    /// ``HTTPError/tooManyRedirects(_:limit:)``. Zero disables following.
+    /// ``FetchError/tooManyRedirects(_:limit:)``. Zero disables following.
     public var maxRedirects: Int
 
     /// Creates a configuration; every limit has a conservative default.

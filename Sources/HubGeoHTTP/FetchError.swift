@@ -1,10 +1,10 @@
 import Foundation
 import HubGeoModel
 
-/// Why an ``HTTPClient`` request produced no response. Every message names the URL.
+/// Why a ``CurlClient`` request produced no response. Every message names the URL.
 ///
-/// A non-2xx status is not an `HTTPError`; it is returned as an ``HTTPResponse``.
-public enum HTTPError: LocalizedError, Equatable, Sendable {
+/// A non-2xx status is not an `FetchError`; it is returned as an ``FetchedResponse``.
+public enum FetchError: LocalizedError, Equatable, Sendable {
     /// The URL is not `http` or `https`; nothing was sent.
     case unsupportedScheme(URL)
     /// A redirect to a URL that is not `http` or `https` was refused: `from` (the requested URL
@@ -16,9 +16,9 @@ public enum HTTPError: LocalizedError, Equatable, Sendable {
     case couldNotConnect(URL, String)
     /// The host name did not resolve.
     case couldNotResolve(URL)
-    /// The body exceeded ``HTTPClientConfiguration/maxBodyBytes``; the transfer was aborted.
+    /// The body exceeded ``CurlClientConfiguration/maxBodyBytes``; the transfer was aborted.
     case bodyTooLarge(URL, limit: Int)
-    /// More than ``HTTPClientConfiguration/maxRedirects`` redirects: the last hop, `from`,
+    /// More tha ``CurlClientConfiguration/maxRedirects`` redirects: the last hop, `from`,
     /// redirected once more, to `to` (when known).
     case tooManyRedirects(URL, limit: Int, from: URL? = nil, to: String? = nil)
     /// The connection broke mid-transfer: reset, truncated body, empty reply, ...

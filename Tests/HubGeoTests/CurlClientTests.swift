@@ -4,19 +4,19 @@ import Testing
 
 /// Real libcurl over real HTTP against `loopback_server.py` on 127.0.0.1.
 /// Each test starts its own short-lived server, so the tests can run in parallel.
-@Suite("HTTPClient")
-struct HTTPClientTests {
+@Suite("CurlClient")
+struct CurlClientTests {
     static let userAgent = "hubgeo-tests/1.0 (+https://example.org/hubgeo)"
 
     func client(totalTimeout: TimeInterval = 10, maxBodyBytes: Int = 1 << 20,
-                maxRedirects: Int = 5) -> HTTPClient {
-        HTTPClient(configuration: HTTPClientConfiguration(
+                maxRedirects: Int = 5) -> CurlClient {
+        CurlClient(configuration: CurlClientConfiguration(
             userAgent: Self.userAgent, connectTimeout: 5, totalTimeout: totalTimeout,
             maxBodyBytes: maxBodyBytes, maxRedirects: maxRedirects))
     }
 
-    /// Runs `body` and returns the HTTPError it threw (nil when it did not throw).
-    func httpError(_ body: () throws(HTTPError) -> HTTPResponse) -> HTTPError? {
+    /// Runs `body` and returns the FetchError it threw (nil when it did not throw).
+    func httpError(_ body: () throws(FetchError) -> FetchedResponse) -> FetchError? {
         do {
             _ = try body()
             return nil
@@ -116,7 +116,7 @@ struct HTTPClientTests {
         let client = client(maxBodyBytes: 100_000)
         let url = server.url("/__big?bytes=300000\(chunked ? "&chunked=1" : "")")
 
-        #expect(httpError { () throws(HTTPError) in try client.get(url) } == .bodyTooLarge(url, limit: 100_000))
+        #expect(httpError { () throws(FetchError) in try client.get(url) } == .bodyTooLarge(url, limit: 100_000))
 
         // Exactly at the limit is fine, and the client still works afterwards.
         let atLimit = try client.get(server.url("/__big?bytes=100000\(chunked ? "&chunked=1" : "")"))
@@ -133,7 +133,7 @@ struct HTTPClientTests {
         #expect(followed.url == server.url("/__redirect?n=0"))
 
         let url = server.url("/__redirect?n=4")
-        let error = httpError { () throws(HTTPError) in try client.get(url) }
+        let error = httpError { () throws(FetchError) in try client.get(url) }
         // The refusal names the hop that redirected once too often and where it pointed.
         #expect(error == .tooManyRedirects(url, limit: 3, from: server.url("/__redirect?n=1"),
                                            to: server.url("/__redirect?n=0").absoluteString))
@@ -150,7 +150,7 @@ struct HTTPClientTests {
         let client = client()
         for (path, target) in [("/ftp", "ftp://127.0.0.1/file"), ("/file", "file:///etc/passwd")] {
             let url = server.url(path)
-            let error = httpError { () throws(HTTPError) in try client.get(url) }
+            let error = httpError { () throws(FetchError) in try client.get(url) }
             #expect(error == .redirectRefused(url, from: url, to: target))
             let message = error?.localizedDescription ?? ""
             #expect(message.contains("from \(url.absoluteString) to \(target)") && message.contains("only http and https"), "\(message)")
@@ -164,7 +164,7 @@ struct HTTPClientTests {
                                         lifetime: 20)
         defer { server.stop() }
         let url = server.url("/hop")
-        let error = httpError { () throws(HTTPError) in try client().get(url) }
+        let error = httpError { () throws(FetchError) in try client().get(url) }
         #expect(error == .redirectRefused(url, from: server.url("/ftp"), to: "ftp://127.0.0.1/file"))
         let message = error?.localizedDescription ?? ""
         #expect(message.contains("from \(server.url("/ftp").absoluteString) to ftp://127.0.0.1/file")
@@ -190,7 +190,7 @@ struct HTTPClientTests {
         #expect(followUps == 3)
 
         // Refused: the fetch stops before the resend goes out.
-        let refused = httpError { () throws(HTTPError) in try client.get(server.url("/__redirect?n=1"), beforeFollowUp: { false }) }
+        let refused = httpError { () throws(FetchError) in try client.get(server.url("/__redirect?n=1"), beforeFollowUp: { false }) }
         guard case .failed? = refused else { Issue.record("expected a stop, got \(String(describing: refused))"); return }
         #expect(try server.requests().filter { $0.query == "n=0" }.count == 1, "only the earlier fetch reached n=0")
     }
@@ -202,7 +202,7 @@ struct HTTPClientTests {
         let url = server.url("/slow")
 
         let start = Date()
-        let error = httpError { () throws(HTTPError) in try client.get(url) }
+        let error = httpError { () throws(FetchError) in try client.get(url) }
         let elapsed = Date().timeIntervalSince(start)
 
         #expect(error == .timedOut(url, seconds: 1))
@@ -220,7 +220,7 @@ struct HTTPClientTests {
         let client = client()
         let url = server.url("/broken")
 
-        let error = httpError { () throws(HTTPError) in try client.get(url) }
+        let error = httpError { () throws(FetchError) in try client.get(url) }
         guard case .transfer(let failedURL, let detail)? = error else {
             Issue.record("expected a transfer error, got \(String(describing: error))")
             return
@@ -239,7 +239,7 @@ struct HTTPClientTests {
         let server = try LoopbackServer(lifetime: 20)
         defer { server.stop() }
         let url = try #require(URL(string: string))
-        let error = httpError { () throws(HTTPError) in try client().get(url) }
+        let error = httpError { () throws(FetchError) in try client().get(url) }
         #expect(error == .unsupportedScheme(url))
         #expect(error?.isTransient == false)
         #expect(try server.requests().isEmpty)
@@ -248,7 +248,7 @@ struct HTTPClientTests {
     @Test func closedPortCannotConnect() throws {
         let closed = try RefusingPort()
         let url = try #require(URL(string: "http://127.0.0.1:\(closed.port)/nothing"))
-        let error = httpError { () throws(HTTPError) in try client().get(url) }
+        let error = httpError { () throws(FetchError) in try client().get(url) }
         guard case .couldNotConnect(let failedURL, _)? = error else {
             Issue.record("expected couldNotConnect, got \(String(describing: error))")
             return
@@ -279,15 +279,15 @@ struct HTTPClientTests {
     @Test func invalidHeadersAreRejected() throws {
         let url = try #require(URL(string: "http://127.0.0.1:9/x"))
         let client = client()
-        #expect(httpError { () throws(HTTPError) in try client.get(url, headers: [("X-Bad", "a\r\nInjected: 1")]) }
+        #expect(httpError { () throws(FetchError) in try client.get(url, headers: [("X-Bad", "a\r\nInjected: 1")]) }
             == .invalidHeader(url, name: "X-Bad"))
-        #expect(httpError { () throws(HTTPError) in try client.get(url, headers: [("Bad Name", "a")]) }
+        #expect(httpError { () throws(FetchError) in try client.get(url, headers: [("Bad Name", "a")]) }
             == .invalidHeader(url, name: "Bad Name"))
     }
 
     @Test func errorMessagesNameTheURL() throws {
         let url = try #require(URL(string: "https://nominatim.example.org/search?q=Eindhoven"))
-        let errors: [HTTPError] = [
+        let errors: [FetchError] = [
             .unsupportedScheme(url), .timedOut(url, seconds: 1.5), .couldNotConnect(url, "refused"),
             .couldNotResolve(url), .bodyTooLarge(url, limit: 10), .tooManyRedirects(url, limit: 5),
             .transfer(url, "reset"), .tls(url, "bad cert"), .invalidHeader(url, name: "X"), .failed(url, "?"),
@@ -296,7 +296,7 @@ struct HTTPClientTests {
             #expect(error.url == url)
             #expect(error.localizedDescription.contains(url.absoluteString), "\(error)")
         }
-        #expect(HTTPError.timedOut(url, seconds: 30).localizedDescription.contains("30 s"))
+        #expect(FetchError.timedOut(url, seconds: 30).localizedDescription.contains("30 s"))
         #expect(errors.filter(\.isTransient).count == 4)
     }
 }
