@@ -164,7 +164,7 @@ public final class MapServer: Sendable {
         try query.only([])
         var statistics = try store.statistics()
         statistics.databasePath = nil
-        return try OrganizationJSON.encode(statistics) + "\n"
+        return try PrettyJSON.string(statistics) + "\n"
     }
 
     // MARK: - Plumbing

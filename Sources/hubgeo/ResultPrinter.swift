@@ -68,7 +68,7 @@ enum ResultPrinter {
     static func print(_ matches: [PlaceMatch], format: OutputFormat, language: String? = nil) throws {
         switch format {
         case .json:
-            Console.printVerbatim(try OrganizationJSON.encode(matches.map { match in
+            Console.printVerbatim(try PrettyJSON.string(matches.map { match in
                 OrganizationJSON(match.organization, distanceMeters: match.distanceMeters, localized: language.map { code in
                     match.localized ?? LocalizedPlace(language: code, town: nil, country: nil)
                 })

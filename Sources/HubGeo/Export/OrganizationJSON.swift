@@ -58,11 +58,4 @@ public struct OrganizationJSON: Encodable, Sendable {
         level1Source = organization.level1Source
         level2Source = organization.level2Source
     }
-
-    /// Encodes values as pretty, key-sorted JSON with unescaped slashes.
-    public static func encode<Value: Encodable>(_ value: Value) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
 }

@@ -2,7 +2,7 @@ import Foundation
 import HubGeoModel
 
 /// Writes query results as the JSON array of ``OrganizationJSON`` objects, streaming: the same
-/// bytes as `OrganizationJSON.encode(_:)` (pretty, keys sorted, slashes unescaped), built one
+/// bytes as `PrettyJSON.string(_:)` (pretty, keys sorted, slashes unescaped), built one
 /// organization at a time in a reusable byte buffer and handed to the sink in large pieces.
 public final class OrganizationJSONWriter {
     private let sink: ExportSink
@@ -79,7 +79,7 @@ public final class OrganizationJSONWriter {
         if !organization.members.isEmpty {
             // Member lists are rare in query output (they come with `show`): the encoder writes them.
             key("members")
-            let nested = try OrganizationJSON.encode(organization.members)
+            let nested = try PrettyJSON.string(organization.members)
             buffer.append(nested.replacingOccurrences(of: "\n", with: "\n    "))
         }
         string("nickName", organization.nickName)

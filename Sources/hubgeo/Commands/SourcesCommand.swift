@@ -24,7 +24,7 @@ struct SourcesCommand: ParsableCommand {
         let now = Date()
         switch format {
         case .json:
-            Console.printVerbatim(try OrganizationJSON.encode(entries.map { SourceJSON($0, now: now) }))
+            Console.printVerbatim(try PrettyJSON.string(entries.map { SourceJSON($0, now: now) }))
         case .table:
             guard !entries.isEmpty else {
                 Console.note("The document cache is empty: no document has been imported from a URL.")

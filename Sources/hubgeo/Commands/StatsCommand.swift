@@ -16,7 +16,7 @@ struct StatsCommand: ParsableCommand {
         let statistics = try database.openStoreForQueries().statistics()
         switch format {
         case .json:
-            Console.printVerbatim(try OrganizationJSON.encode(statistics))
+            Console.printVerbatim(try PrettyJSON.string(statistics))
         case .table:
             var table = TextTable(headers: ["", ""])
             table.rows = [
