@@ -3,12 +3,8 @@ import HubGeoJSON
 
 /// What one Nominatim reverse lookup says about a point, in one language.
 public struct ReverseGeocodeResult: Sendable, Equatable {
-    public enum Status: String, Sendable, Codable {
-        /// Nominatim returned a place.
-        case found
-        /// `{"error":"Unable to geocode"}`: no place here (at sea, far from all data). A valid answer.
-        case noResult = "no_result"
-    }
+    /// Whether Nominatim found a place (the cache stores it: ``GeocodeStatus``).
+    public typealias Status = GeocodeStatus
 
     /// One raw name tag of the returned object (`namedetails`), in the server's order.
     public struct NameTag: Sendable, Equatable, Codable {

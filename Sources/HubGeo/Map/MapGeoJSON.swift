@@ -1,4 +1,3 @@
-import GRDB
 import HubGeoModel
 
 /// GeoJSON collections for the map page and the server, written by ``GeoJSONWriter``: the same
@@ -61,18 +60,5 @@ public enum MapGeoJSON {
         guard text.last == "}" else { return json }
         text.removeLast()
         return text + ",\"truncated\":true}\n"
-    }
-}
-
-extension OrganizationStore {
-    /// The languages that have at least one cached localized town or country, sorted.
-    public func cachedLanguages() throws -> [String] {
-        // A database made by an older hubgeo, opened read-only, may have no cache yet.
-        guard try hasGeocodeCache() else { return [] }
-        return try pool.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT DISTINCT language FROM geocode_cache WHERE town IS NOT NULL OR country IS NOT NULL ORDER BY language
-                """)
-        }
     }
 }

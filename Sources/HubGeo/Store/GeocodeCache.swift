@@ -222,7 +222,7 @@ public final class GeocodeCache: Sendable {
             coordinate: GeocodeCoordinate(GeoPoint(latitude: Double(row["latitude_e6"] as Int64) / 1e6,
                                                    longitude: Double(row["longitude_e6"] as Int64) / 1e6)),
             language: row["language"], endpoint: row["endpoint"], zoom: row["zoom"],
-            status: ReverseGeocodeResult.Status(rawValue: row["status"]) ?? .noResult,
+            status: GeocodeStatus(rawValue: row["status"]) ?? .noResult,
             town: row["town"], townKey: row["town_key"], country: row["country"], countryCode: row["country_code"],
             source: GeocodeCacheEntry.Source(rawValue: row["source"]) ?? .request, rawResponse: row["raw_response"],
             fetchedAt: ISO8601DateFormatter().date(from: row["fetched_at"]) ?? Date(timeIntervalSince1970: 0))
@@ -230,6 +230,17 @@ public final class GeocodeCache: Sendable {
 }
 
 extension OrganizationStore {
+    /// The languages that have at least one cached localized town or country, sorted.
+    public func cachedLanguages() throws -> [String] {
+        // A database made by an older hubgeo, opened read-only, may have no cache yet.
+        guard try hasGeocodeCache() else { return [] }
+        return try pool.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT language FROM geocode_cache WHERE town IS NOT NULL OR country IS NOT NULL ORDER BY language
+                """)
+        }
+    }
+
     /// The geocode cache in this database.
     public var geocodeCache: GeocodeCache { GeocodeCache(store: self) }
 
