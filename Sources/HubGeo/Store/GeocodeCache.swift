@@ -6,7 +6,7 @@ import HubGeoModel
 /// one file holds everything, and queries can join it). It owns its tables and their migration:
 ///
 /// - `geocode_cache`: one answer per rounded point, language, endpoint and zoom (asked, or
-///   derived from another language's answer; see ``CachedReverseGeocoder``).
+///   derived from another language's answer; see `CachedReverseGeocoder` in Geocoding/).
 /// - `geocode_country`: a country's name per endpoint, country code and language, as an answer
 ///   asked in that language gave it.
 /// - `geocode_country_names`: per endpoint and country code, an answer whose object is the

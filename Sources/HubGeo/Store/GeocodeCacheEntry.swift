@@ -7,7 +7,7 @@ public struct GeocodeCacheEntry: Sendable, Equatable {
         /// Asked in this language.
         case request
         /// Derived without a request from another language's answer for the same point (see
-        /// ``CachedReverseGeocoder``); `rawResponse` is that answer.
+        /// `CachedReverseGeocoder`); `rawResponse` is that answer.
         case derived
     }
 
