@@ -11,13 +11,16 @@ extension DocumentReader {
     public static func standard(configuration: CurlClientConfiguration,
                                 maxFileBytes: Int = DocumentReader.defaultMaxFileBytes) -> DocumentReader {
         let client = SerializedCurlClient(CurlClient(configuration: configuration))
-        return DocumentReader(maxFileBytes: maxFileBytes) { url in
-            let response = try client.get(url)
-            switch response.status {
-            case 200..<300: return response.body
-            case 404, 410: return nil
-            default: throw LoadError.unreadable(file: URLRedaction.redacted(url), reason: "the server answered HTTP \(response.status)")
-            }
+        return DocumentReader(maxFileBytes: maxFileBytes) { url in try document(from: client.get(url), of: url) }
+    }
+
+    /// What a plain GET of the document at `url` gives: the body of a 2xx, nil for a 404 or 410
+    /// (the document does not exist), else an error naming the URL and the status.
+    static func document(from response: FetchedResponse, of url: URL) throws -> Data? {
+        switch response.status {
+        case 200..<300: return response.body
+        case 404, 410: return nil
+        default: throw LoadError.unreadable(file: URLRedaction.redacted(url), reason: "the server answered HTTP \(response.status)")
         }
     }
 }

@@ -69,11 +69,7 @@ public final class CachedRemoteReader: @unchecked Sendable {
     private func uncached(_ url: URL) throws -> Data? {
         let response = try client.get(url)
         traffic.requests += 1
-        switch response.status {
-        case 200..<300: return response.body
-        case 404, 410: return nil
-        default: throw LoadError.unreadable(file: URLRedaction.redacted(url), reason: "the server answered HTTP \(response.status)")
-        }
+        return try DocumentReader.document(from: response, of: url)
     }
 
     private func fetch(_ url: URL, db: Database) throws -> Data? {
