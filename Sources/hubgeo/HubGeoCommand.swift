@@ -2,7 +2,7 @@ import ArgumentParser
 import HubGeo
 
 @main
-struct HubGeoCommand: ParsableCommand {
+struct HubGeoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hubgeo",
         abstract: "Find, localize and export Photo Club Hub clubs and museums.",
@@ -18,11 +18,15 @@ struct HubGeoCommand: ParsableCommand {
             ValidateCommand.self, SourcesCommand.self,
         ])
 
-    static func main() {
+    static func main() async {
         var failure: Error?
         do {
             var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
-            try command.run()
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch {
             failure = error
         }

@@ -1,10 +1,9 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import HubGeo
 import HubGeoServer
 
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the map page and a read-only GeoJSON API over HTTP.",
@@ -45,7 +44,7 @@ struct ServeCommand: ParsableCommand {
         if !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a positive number of seconds") }
     }
 
-    func run() throws {
+    func run() async throws {
         let (host, port) = try ServerSettings.resolve(host: host, port: port)
         let settings = ServerSettings(host: host, port: port, featureCap: maxFeatures,
                                       requestTimeout: .milliseconds(Int64(timeout * 1000)),
@@ -55,26 +54,15 @@ struct ServeCommand: ParsableCommand {
         let nominatim = try NominatimConfiguration.resolve()
         let server = try MapServer(store: store, settings: settings, assets: try LeafletAssets.load(),
                                    localizationEndpoint: nominatim.endpointKey, localizationZoom: nominatim.zoom)
-        let done = DispatchSemaphore(value: 0)
-        let failure = FailureBox()
         let path = store.path
-        Task {
-            do {
-                try await server.run { address, port in
-                    let shown = address.contains(":") ? "[\(address)]" : address
-                    Console.note("Serving \(path) on http://\(shown):\(port)/ (Ctrl-C stops)")
-                    if !Self.isLoopback(address) {
-                        Console.note("warning: listening on \(shown), which other machines can reach: anyone who reaches this machine "
-                            + "can use the API (--host 127.0.0.1 keeps it to this machine)")
-                    }
-                }
-            } catch {
-                failure.error = error
+        try await server.run { address, port in
+            let shown = address.contains(":") ? "[\(address)]" : address
+            Console.note("Serving \(path) on http://\(shown):\(port)/ (Ctrl-C stops)")
+            if !Self.isLoopback(address) {
+                Console.note("warning: listening on \(shown), which other machines can reach: anyone who reaches this machine "
+                    + "can use the API (--host 127.0.0.1 keeps it to this machine)")
             }
-            done.signal()
         }
-        done.wait()
-        if let error = failure.error { throw error }
         Console.note("Stopped.")
     }
 }
@@ -84,9 +72,4 @@ extension ServeCommand {
     static func isLoopback(_ address: String) -> Bool {
         address.hasPrefix("127.") || address == "::1" || address.lowercased().hasPrefix("::ffff:127.")
     }
-}
-
-/// The server task's error, handed to the waiting thread.
-private final class FailureBox: @unchecked Sendable {
-    var error: Error?
 }
