@@ -16,9 +16,8 @@ struct StreamingLoadTests {
         let memory = Result { try loader.load(root: root, level2Files: level2) }.mapError { Failure(text: "\($0)") }
         var organizations: [Organization] = []
         let streamed = Result {
-            var data = try loader.load(root: root, level2Files: level2) { organizations.append($0) }
-            data.organizations = organizations
-            return data
+            let summary = try loader.load(root: root, level2Files: level2) { organizations.append($0) }
+            return HubData(organizations: organizations, summary: summary)
         }.mapError { Failure(text: "\($0)") }
         return (memory, streamed)
     }

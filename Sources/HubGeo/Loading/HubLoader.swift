@@ -29,22 +29,21 @@ public struct HubLoader: Sendable {
 
     /// Loads like ``load(root:level2Files:)`` but hands each organization to `each` as soon as it
     /// is read (with its Level 2 file merged), in the same order, instead of keeping them: memory
-    /// stays small for any number of organizations. The returned data has no organizations; its
-    /// other members are as `load` gives them. A club that some Level 2 file may name (by its
+    /// stays small for any number of organizations. Returns the rest of what `load` gives: the
+    /// files, diagnostics and orphans. A club that some Level 2 file may name (by its
     /// nickName, or by its identity for the files given explicitly or lying next to the Level 1
     /// files) is held back until the Level 2 files are merged.
     public func load(root: DocumentLocation, level2Files explicitLevel2: [DocumentLocation] = [],
-                     each: (Organization) throws -> Void) throws -> HubData {
+                     each: (Organization) throws -> Void) throws -> LoadSummary {
         try withoutActuallyEscaping(each) { each in
             var streamer = Streamer(reader: reader, level2: Level2Resolver(reader: reader), each: each)
             for location in explicitLevel2 { streamer.level2.readAhead(location) }
             let walk = try Level1TreeWalker(reader: reader).walk(root: root, visitor: &streamer)
             if let empty = walk.emptinessError(diagnostics: streamer.diagnostics.sorted()) { throw empty }
-            var data = try streamer.level2.resolve(streamer.heldBack, walk: walk, diagnostics: streamer.diagnostics,
+            let data = try streamer.level2.resolve(streamer.heldBack, walk: walk, diagnostics: streamer.diagnostics,
                                                    declaredIn: streamer.declaringFile, explicit: explicitLevel2)
             for organization in data.organizations { try each(organization) }
-            data.organizations = []
-            return data
+            return data.summary
         }
     }
 

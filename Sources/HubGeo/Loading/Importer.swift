@@ -45,8 +45,8 @@ public struct Importer: Sendable {
 
     /// What an import read and did.
     public struct Report: Sendable {
-        /// What was read: files, diagnostics (sorted), orphans (no organizations: they streamed).
-        public var data: HubData
+        /// What was read besides the organizations (which went to the database): files, diagnostics (sorted), orphans.
+        public var loaded: LoadSummary
         public var summary: ImportSummary
         public var clubs = 0
         public var museums = 0
@@ -116,13 +116,12 @@ public struct Importer: Sendable {
 
     private func sync(root: DocumentLocation, level2Files: [DocumentLocation], into store: OrganizationStore,
                       now: Date) throws -> Report {
-        var report = Report(data: HubData(organizations: [], diagnostics: [], level1Files: [], level2Files: [],
-                                          orphanLevel2Files: [], source: root.description),
+        var report = Report(loaded: LoadSummary(source: root.description),
                             summary: ImportSummary(), databasePath: store.path)
         let loader = HubLoader(reader: reader)
         report.summary = try store.importOrganizations(source: root.description, now: now) { add, db in
             func load() throws {
-                report.data = try loader.load(root: root, level2Files: level2Files) { organization in
+                report.loaded = try loader.load(root: root, level2Files: level2Files) { organization in
                     try Interruption.check()
                     report.count(organization)
                     try add(organization)

@@ -70,7 +70,7 @@ struct ImportCommand: ParsableCommand {
             Console.note("Interrupted: nothing was imported; the database is as it was.")
             throw ExitCode(130)
         }
-        let summary = report.summary, data = report.data
+        let summary = report.summary, data = report.loaded
         for note in report.notes { Console.note("note: \(note)") }
         if let documents = report.documents {
             for warning in documents.warnings { Console.note(warning) }
