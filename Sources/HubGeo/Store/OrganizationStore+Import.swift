@@ -44,7 +44,7 @@ extension OrganizationStore {
             try sync.removeUnseen(db)
             if let triggers { try SpatialIndex.finishBulkLoad(db, restoring: triggers) }
             var summary = sync.summary
-            summary.probableRenames = try sync.probableRenames(db)
+            summary.probableRenames = sync.probableRenames()
             try StoredCredentials.remove(in: db)
             try db.execute(sql: """
                 INSERT INTO import_run (source, imported_at, organizations, added, changed, removed)
@@ -133,24 +133,21 @@ extension OrganizationStore {
         }
 
         /// Each added organization with the same full name or nickname as a removed one, within
-        /// ``ImportSummary/renameDistanceMeters`` (ellipsoidal distance).
-        func probableRenames(_ db: Database) throws -> [ImportSummary.ProbableRename] {
+        /// ``ImportSummary/renameDistanceMeters`` (the geodesic distance on WGS84, ``Geodesic``).
+        func probableRenames() -> [ImportSummary.ProbableRename] {
             guard !added.isEmpty, !removed.isEmpty else { return [] }
             var byName: [String: [Int]] = [:]
             for (position, place) in removed.enumerated() {
                 byName["f:" + place.identity.fullName, default: []].append(position)
                 byName["n:" + place.nickName, default: []].append(position)
             }
-            let distance = try db.cachedStatement(sql: "SELECT ST_Distance(MakePoint(?, ?, 4326), MakePoint(?, ?, 4326), 1)")
             var renames: [ImportSummary.ProbableRename] = []
             for place in added {
                 let candidates = (byName["f:" + place.identity.fullName] ?? []) + (byName["n:" + place.nickName] ?? [])
                 var best: ImportSummary.ProbableRename?
                 for position in Set(candidates) {
                     let old = removed[position]
-                    let meters = try Double.fetchOne(distance, arguments: [
-                        old.coordinates.longitude, old.coordinates.latitude, place.coordinates.longitude, place.coordinates.latitude,
-                    ]) ?? .infinity
+                    let meters = Geodesic.distance(old.coordinates, place.coordinates)
                     guard meters <= ImportSummary.renameDistanceMeters, meters < best?.distanceMeters ?? .infinity else { continue }
                     best = ImportSummary.ProbableRename(removed: old.identity, added: place.identity,
                                                         sameFullName: old.identity.fullName == place.identity.fullName,

@@ -330,7 +330,7 @@ public struct Validator: Sendable {
                 next += 1
                 let a = organizations[i].coordinates, b = organizations[j].coordinates
                 guard b.latitude - a.latitude <= latitudeWindow else { break }
-                let meters = Self.haversineMeters(a, b)
+                let meters = Geodesic.distance(a, b)
                 guard meters <= nearbyMeters else { continue }
                 let (first, second) = i < j ? (organizations[i], organizations[j]) : (organizations[j], organizations[i])
                 let at = place(second), other = place(first)
@@ -342,12 +342,5 @@ public struct Validator: Sendable {
             }
         }
         return diagnostics
-    }
-
-    static func haversineMeters(_ a: GeoPoint, _ b: GeoPoint) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (b.latitude - a.latitude) * radians, dLon = (b.longitude - a.longitude) * radians
-        let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.latitude * radians) * cos(b.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
     }
 }
