@@ -80,7 +80,10 @@ let package = Package(
         .target(name: "HubGeoTestSupport", path: "Tests/HubGeoTestSupport"),
         .testTarget(
             name: "HubGeoTests",
-            dependencies: ["HubGeo", "hubgeo", "HubGeoFuzzKit", "HubGeoTestSupport"],
+            dependencies: [
+                "HubGeo", "HubGeoServer", "hubgeo", "HubGeoFuzzKit", "HubGeoTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             exclude: ["Fixtures", "Support/loopback_server.py", "Support/map_browser.py"]),
         // The integration tier: the built hubgeo against a real Nominatim 5.3.3 on 127.0.0.1, which
         // Tests/Integration/nominatim/nominatim.sh sets up (`make test-integration`; not in `make test`).

@@ -47,6 +47,16 @@ public final class MapServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM; `onListening` gets the bound address (host and port).
     public func run(onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }) async throws {
+        do {
+            try await application(onListening: onListening).runService()  // stops gracefully on SIGTERM and SIGINT
+        } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL || error.errnoCode == EACCES {
+            throw ListenError(host: settings.host, port: settings.port, code: error.errnoCode)
+        }
+    }
+
+    /// What ``run(onListening:)`` serves: the routes and their middleware, on an HTTP/1 server
+    /// with the connection limits. Tests also drive it in process (`app.test(.router)`).
+    package func application(onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }) -> some ApplicationProtocol {
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: RequestLimitsMiddleware(maxURILength: settings.maxURILength))
@@ -67,7 +77,7 @@ public final class MapServer: Sendable {
         logger.logLevel = .error
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024,
                                                                       maxHeaderFieldCount: 100)
-        let app = Application(
+        return Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [ConnectRefusalHandler()], idleTimeout: .seconds(30),
                                                 httpDecoderConfiguration: decoder)),
@@ -76,11 +86,6 @@ public final class MapServer: Sendable {
                 onListening(channel.localAddress?.ipAddress ?? self.settings.host, channel.localAddress?.port ?? self.settings.port)
             },
             logger: logger)
-        do {
-            try await app.runService()  // stops gracefully on SIGTERM and SIGINT
-        } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL || error.errnoCode == EACCES {
-            throw ListenError(host: settings.host, port: settings.port, code: error.errnoCode)
-        }
     }
 
     /// The cached answers `lang` shows: in `language`, from the server's endpoint and zoom.
