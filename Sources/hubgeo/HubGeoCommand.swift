@@ -22,8 +22,11 @@ struct HubGeoCommand: AsyncParsableCommand {
         var failure: Error?
         do {
             var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
-            if var command = command as? AsyncParsableCommand {
-                try await command.run()
+            // `serve` is the one async command. A cast to its type costs nothing; a cast to the
+            // AsyncParsableCommand protocol scans the conformance tables (~0.7 M instructions,
+            // 0.8 % of a `near`), for every command.
+            if var serve = command as? ServeCommand {
+                try await serve.run()
             } else {
                 try command.run()
             }

@@ -15,7 +15,10 @@ struct MapServerRouterTests {
         let data = try HubLoader(reader: DocumentReader(remoteFetch: nil)).load(root: .embedded(EmbeddedData.rootName))
         let store = try OrganizationStore(path: directory.path("hub.sqlite"))
         try store.importData(data)
-        return try MapServer(store: store, settings: ServerSettings(featureCap: 50), assets: try LeafletAssets.load())
+        // A query time limit far above any wait on a busy machine: these tests are about the
+        // answers (MapServerLimitsTests covers the 503 past the limit).
+        let settings = ServerSettings(featureCap: 50, requestTimeout: .seconds(600))
+        return try MapServer(store: store, settings: settings, assets: try LeafletAssets.load())
     }
 
     private static func json(_ body: some Sequence<UInt8>) throws -> [String: Any] {
