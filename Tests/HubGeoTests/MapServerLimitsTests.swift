@@ -201,7 +201,7 @@ struct MapServerLimitsTests {
         let (pages, pageSize) = try {
             let store = try OrganizationStore(path: path)
             defer { try? store.checkpointAndClose() }
-            return try store.pool.read { db in
+            return try store.database.read { db in
                 (try Int.fetchAll(db, sql: "SELECT pageno FROM dbstat WHERE name = 'organization_member'"),
                  try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096)
             }

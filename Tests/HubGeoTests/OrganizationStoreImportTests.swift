@@ -62,7 +62,7 @@ struct OrganizationStoreImportTests {
     @Test func databaseIsSpatiaLiteWithAPointGeometryAndSpatialIndexInWALMode() throws {
         let directory = try TestPaths.temporaryDirectory()
         let store = try StoreFixtures.store(in: directory, [StoreFixtures.organization("One", 51, 5)])
-        try store.pool.read { db in
+        try store.database.read { db in
             let column = try Row.fetchOne(db, sql: "SELECT geometry_type, srid, spatial_index_enabled FROM geometry_columns WHERE f_table_name = 'organization'")
             #expect(column?["geometry_type"] == 1)  // POINT XY
             #expect(column?["srid"] == 4326)

@@ -8,7 +8,7 @@ import Testing
 @Suite("Packed R*Tree of a bulk load")
 struct RTreePackerTests {
     static func check(_ store: OrganizationStore) throws -> (check: String, entries: Int, rows: Int, outside: Int) {
-        try store.pool.read { db in
+        try store.database.read { db in
             (try String.fetchOne(db, sql: "SELECT rtreecheck('idx_organization_geom')") ?? "",
              try Int.fetchOne(db, sql: "SELECT count(*) FROM idx_organization_geom") ?? -1,
              try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? -2,

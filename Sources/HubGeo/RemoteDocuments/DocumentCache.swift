@@ -81,7 +81,7 @@ public enum DocumentCache {
 
     /// Every cached document, by URL.
     public static func entries(store: OrganizationStore) throws -> [Entry] {
-        try store.pool.read { db in
+        try store.database.read { db in
             try Row.fetchAll(db, sql: "SELECT \(columns) FROM document_cache ORDER BY url").map(entry)
         }
     }
@@ -138,7 +138,7 @@ public enum DocumentCache {
     /// "used by the last import" marks with them: for a database staged by an import while another
     /// process created the real one.
     static func copy(from source: OrganizationStore, into db: Database) throws {
-        let rows = try source.pool.read { sourceDB in
+        let rows = try source.database.read { sourceDB in
             try Row.fetchAll(sourceDB, sql: "SELECT \(columns), body FROM document_cache")
         }
         try beginImport(in: db)

@@ -106,9 +106,9 @@ enum DatabaseFile {
     static func requireOwnOrAbsent(_ path: String) throws -> Kind {
         let kind = try kind(of: path)
         guard kind == .unstamped else { return kind }
-        let pool = try OrganizationStore.openReadOnly(path: path)
-        defer { try? pool.close() }
-        let contents = try StoreError.mapping { try pool.read { db in try inspectContents(db, path: path) } }
+        let writer = try OrganizationStore.openReadOnly(path: path)
+        defer { try? writer.close() }
+        let contents = try StoreError.mapping { try writer.read { db in try inspectContents(db, path: path) } }
         return contents == .noTables ? .empty : .hubgeo
     }
 

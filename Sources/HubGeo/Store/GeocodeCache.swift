@@ -18,15 +18,15 @@ import HubGeoModel
 ///
 /// Failures are never stored; each save is one transaction.
 public final class GeocodeCache: Sendable {
-    let pool: StoreDatabase
+    let database: StoreDatabase
 
     /// The cache in `store`'s database (whose opening brought the cache's tables up to date).
     public convenience init(store: OrganizationStore) {
-        self.init(pool: store.pool)
+        self.init(database: store.database)
     }
 
-    init(pool: StoreDatabase) {
-        self.pool = pool
+    init(database: StoreDatabase) {
+        self.database = database
     }
 
     // MARK: - Schema
@@ -101,7 +101,7 @@ public final class GeocodeCache: Sendable {
 
     /// The cached answer for a point and language from `endpoint` at `zoom`, if any.
     public func entry(_ coordinate: GeocodeCoordinate, language: String, endpoint: String, zoom: Int) throws -> GeocodeCacheEntry? {
-        try pool.read { db in
+        try database.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT * FROM geocode_cache
                 WHERE latitude_e6 = ? AND longitude_e6 = ? AND language = ? AND endpoint = ? AND zoom = ?
@@ -111,7 +111,7 @@ public final class GeocodeCache: Sendable {
 
     /// All cached answers for a point from `endpoint` at `zoom`, in any language.
     public func entries(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int) throws -> [GeocodeCacheEntry] {
-        try pool.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT * FROM geocode_cache
                 WHERE latitude_e6 = ? AND longitude_e6 = ? AND endpoint = ? AND zoom = ? ORDER BY language
@@ -122,7 +122,7 @@ public final class GeocodeCache: Sendable {
     /// Stores one answer in one transaction (so an interrupted run never leaves half a row), and
     /// remembers the country name of an asked answer for its country code and language.
     public func save(_ entry: GeocodeCacheEntry) throws {
-        try pool.write { db in
+        try database.write { db in
             let time = Self.timestamp(entry.fetchedAt)
             try db.execute(sql: """
                 INSERT OR REPLACE INTO geocode_cache (latitude_e6, longitude_e6, language, endpoint, zoom, status, town,
@@ -142,14 +142,14 @@ public final class GeocodeCache: Sendable {
 
     /// The number of cached answers.
     public func count() throws -> Int {
-        try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM geocode_cache") ?? 0 }
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM geocode_cache") ?? 0 }
     }
 
     // MARK: - Countries
 
     /// The country name for a country code in a language, as an answer asked in that language gave it.
     public func countryName(code: String, language: String, endpoint: String) throws -> String? {
-        try pool.read { db in
+        try database.read { db in
             try String.fetchOne(db, sql: "SELECT country FROM geocode_country WHERE endpoint = ? AND country_code = ? AND language = ?",
                                 arguments: [endpoint, code, language])
         }
@@ -157,7 +157,7 @@ public final class GeocodeCache: Sendable {
 
     /// The answer, asked in `language`, whose object is the country `code` with all its names.
     public func countryNamesAnswer(code: String, endpoint: String) throws -> (language: String, raw: String)? {
-        try pool.read { db in
+        try database.read { db in
             try Row.fetchOne(db, sql: "SELECT language, raw_response FROM geocode_country_names WHERE endpoint = ? AND country_code = ?",
                              arguments: [endpoint, code]).map { ($0["language"], $0["raw_response"]) }
         }
@@ -165,7 +165,7 @@ public final class GeocodeCache: Sendable {
 
     /// Stores an answer whose object is a country with all its names (`namedetails`).
     public func saveCountryNamesAnswer(code: String, language: String, endpoint: String, raw: String, at time: Date = Date()) throws {
-        try pool.write { db in
+        try database.write { db in
             try db.execute(sql: """
                 INSERT OR REPLACE INTO geocode_country_names (endpoint, country_code, language, raw_response, learned_at)
                 VALUES (?, ?, ?, ?, ?)
@@ -177,7 +177,7 @@ public final class GeocodeCache: Sendable {
 
     /// The answer asked at `zoom` at a point for the names of its town, if any.
     public func townNamesAnswer(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int) throws -> (language: String, raw: String)? {
-        try pool.read { db in
+        try database.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT language, raw_response FROM geocode_town_names
                 WHERE latitude_e6 = ? AND longitude_e6 = ? AND endpoint = ? AND zoom = ?
@@ -189,7 +189,7 @@ public final class GeocodeCache: Sendable {
     /// Stores an answer asked at `zoom` at a point for the names of its town.
     public func saveTownNamesAnswer(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int, language: String, raw: String,
                                     at time: Date = Date()) throws {
-        try pool.write { db in
+        try database.write { db in
             try db.execute(sql: """
                 INSERT OR REPLACE INTO geocode_town_names (latitude_e6, longitude_e6, endpoint, zoom, language, raw_response, fetched_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -234,7 +234,7 @@ extension OrganizationStore {
     public func cachedLanguages() throws -> [String] {
         // A database made by an older hubgeo, opened read-only, may have no cache yet.
         guard try hasGeocodeCache() else { return [] }
-        return try pool.read { db in
+        return try database.read { db in
             try String.fetchAll(db, sql: """
                 SELECT DISTINCT language FROM geocode_cache WHERE town IS NOT NULL OR country IS NOT NULL ORDER BY language
                 """)
@@ -248,13 +248,13 @@ extension OrganizationStore {
     /// the answer cached for its coordinates as `source` picks it, with the Level 1 town where
     /// that answer has none; nil when nothing is cached there (never localized). Never fetches.
     public func localizedPlace(of organization: Organization, source: LocalizationSource) throws -> LocalizedPlace? {
-        try pool.read { db in try Self.localizedPlace(at: organization.coordinates, level1Town: organization.town, source: source, db: db) }
+        try database.read { db in try Self.localizedPlace(at: organization.coordinates, level1Town: organization.town, source: source, db: db) }
     }
 
     /// The answer cached for a point as `source` picks it, as answered (no town when Nominatim
     /// gave none); nil when nothing is cached. Never fetches.
     public func cachedPlace(at point: GeoPoint, source: LocalizationSource) throws -> LocalizedPlace? {
-        try pool.read { db in
+        try database.read { db in
             try GeocodeCache.cachedPlace(at: point, source: source, db: db).map {
                 LocalizedPlace(language: source.language, town: $0.town, country: $0.country)
             }

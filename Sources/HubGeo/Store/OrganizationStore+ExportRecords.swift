@@ -61,7 +61,7 @@ extension OrganizationStore {
             LEFT JOIN organization_remark r ON r.organization_id = o.id
             \(localizedJoin)
             """
-        return try pool.read { db in
+        return try database.read { db in
             let statement = try db.makeStatement(sql: sql)
             try statement.setArguments(StatementArguments(arguments))
             let handle = statement.sqliteStatement

@@ -31,7 +31,7 @@ extension OrganizationStore {
     /// roll back with the organizations (the document cache's).
     func importOrganizations(source: String, now: Date = Date(),
                              _ produce: (_ add: (Organization) throws -> Void, _ db: Database) throws -> Void) throws -> ImportSummary {
-        try pool.write { db in
+        try database.write { db in
             // A large import touches the table and its indexes all over: a 64 MiB page cache
             // for this connection instead of 2 MiB keeps them in memory (restored afterwards).
             let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
@@ -335,7 +335,7 @@ extension OrganizationStore {
 extension OrganizationStore {
     /// Every stored organization, with its remarks, members and overrides, in id order.
     func forEachStored(_ body: (Organization) throws -> Void) throws {
-        try pool.read { db in
+        try database.read { db in
             let rows = try Row.fetchCursor(db, sql: "SELECT \(OrganizationRow.columns) FROM organization o ORDER BY o.id")
             while let row = try rows.next() {
                 try body(try OrganizationRow.organization(from: row, db: db, includeMembers: true))

@@ -18,12 +18,12 @@ extension OrganizationStore {
     /// True when the database has the geocode cache (a database made by an older hubgeo gets it
     /// from the next `localize`; read-only queries find no cached places there).
     func hasGeocodeCache() throws -> Bool {
-        try pool.read { db in try db.tableExists("geocode_cache") }
+        try database.read { db in try db.tableExists("geocode_cache") }
     }
 
     /// True when the file holds hubgeo's tables (it may still hold no organization).
     func hasSchema() throws -> Bool {
-        try pool.read { db in
+        try database.read { db in
             try Bool.fetchOne(db, sql: "SELECT count(*) = 2 FROM sqlite_master WHERE type = 'table' AND name IN ('organization', 'organization_remark')") ?? false
         }
     }
@@ -48,10 +48,10 @@ extension OrganizationStore {
                 // repeated query touches stay cached, and an export's memory stays well bounded.
                 try db.execute(sql: "PRAGMA cache_size = -8192")
             }
-            let pool = try DatabasePool(path: name, configuration: configuration)
+            let writer = try DatabasePool(path: name, configuration: configuration)
             // The first read is what needs the -shm file.
-            _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
-            return pool
+            _ = try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return writer
         }
         do {
             return try open(path)

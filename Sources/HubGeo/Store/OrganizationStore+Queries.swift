@@ -68,7 +68,7 @@ extension OrganizationStore {
     /// (ignoring case and accents), or else the only one whose names contain it. Throws
     /// ``OrganizationLookupError`` when none or several match, ``StoreError`` when the database fails.
     public func organization(named name: String) throws -> Organization {
-        try pool.read { db in
+        try database.read { db in
             let folded = name.searchFolded
             // Rows whose names contain the text; exact names win over mere containment.
             let rows = try Row.fetchAll(db, sql: """
@@ -93,7 +93,7 @@ extension OrganizationStore {
 
     /// Counts, extent, source and time of the last import.
     public func statistics() throws -> StoreStatistics {
-        try pool.read { db in
+        try database.read { db in
             let counts = try Row.fetchOne(db, sql: """
                 SELECT sum(type = 'club') AS clubs, sum(type = 'museum') AS museums, sum(has_level2) AS level2,
                        min(latitude) AS south, min(longitude) AS west, max(latitude) AS north, max(longitude) AS east
@@ -155,7 +155,7 @@ extension OrganizationStore {
             FROM (\(matches)) AS m CROSS JOIN organization o ON o.id = m.match_id
             \(localizedJoin)
             """
-        try pool.read { db in
+        try database.read { db in
             // Cached: the same query shape is prepared once per connection.
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
             var chunk: [PlaceMatch] = []

@@ -19,7 +19,7 @@ extension OrganizationStore {
         let latitude0 = center.latitude * .pi / 180
         let longitude0 = center.longitude * .pi / 180
         let cosLatitude0 = cos(latitude0)
-        return try pool.read { db in
+        return try database.read { db in
             let statement = try db.makeStatement(sql: "SELECT id, latitude, longitude FROM organization")
             let handle = statement.sqliteStatement
             var found: [Int64] = []
@@ -48,7 +48,7 @@ extension OrganizationStore {
 
     /// The stable ids of the organizations inside a box; `west > east` crosses the antimeridian.
     public func scanWithin(west: Double, south: Double, east: Double, north: Double) throws -> [String] {
-        try pool.read { db in
+        try database.read { db in
             try String.fetchAll(db, sql: """
                 SELECT stable_id FROM organization NOT INDEXED
                 WHERE latitude BETWEEN ? AND ?

@@ -8,8 +8,8 @@ extension OrganizationStore {
     /// through it, so that it never mixes two imports. The store given to `body` only reads and
     /// must not outlive the call; `snapshot` on it runs `body` in the same snapshot.
     public func snapshot<T>(_ body: (OrganizationStore) throws -> T) throws -> T {
-        if pool.snapshot != nil { return try body(self) }
-        return try pool.read { db in try body(OrganizationStore(snapshotOf: self, db: db)) }
+        if database.snapshot != nil { return try body(self) }
+        return try database.read { db in try body(OrganizationStore(snapshotOf: self, db: db)) }
     }
 
     /// As ``snapshot(_:)``, on the database's own reader threads. Cancelling the task interrupts
@@ -17,7 +17,7 @@ extension OrganizationStore {
     /// connection is free again at once; the call then throws `CancellationError` or a
     /// ``StoreError`` with SQLITE_INTERRUPT.
     public func snapshot<T: Sendable>(_ body: @escaping @Sendable (OrganizationStore) throws -> T) async throws -> T {
-        if pool.snapshot != nil { return try body(self) }
-        return try await pool.read { db in try body(OrganizationStore(snapshotOf: self, db: db)) }
+        if database.snapshot != nil { return try body(self) }
+        return try await database.read { db in try body(OrganizationStore(snapshotOf: self, db: db)) }
     }
 }

@@ -32,7 +32,7 @@ extension OrganizationStore {
     public func forEach(_ selection: OrganizationSelection, filter: OrganizationFilter = .init(),
                         body: (PlaceMatch) throws -> Void) throws {
         let (sql, arguments) = try Self.selectionSQL(selection, filter: filter, order: .stableID)
-        try pool.read { db in
+        try database.read { db in
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
             while let row = try cursor.next() {
                 let organization = try OrganizationRow.organization(from: row, db: db, includeMembers: false)
@@ -45,7 +45,7 @@ extension OrganizationStore {
     /// How many organizations `forEach` would visit.
     public func count(_ selection: OrganizationSelection, filter: OrganizationFilter = .init()) throws -> Int {
         let (sql, arguments) = try Self.matchSQL(selection, filter: filter, order: .stableID)
-        return try pool.read { db in
+        return try database.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: StatementArguments(arguments)) ?? 0
         }
     }

@@ -7,7 +7,7 @@ import GRDBSQLite
 public final class OrganizationStore: Sendable {
     /// The database file.
     public let path: String
-    let pool: StoreDatabase
+    let database: StoreDatabase
 
     /// How a store connects.
     enum Connections {
@@ -51,19 +51,19 @@ public final class OrganizationStore: Sendable {
     init(snapshotOf store: OrganizationStore, db: Database) {
         path = store.path
         isReadOnly = true
-        pool = StoreDatabase(pool: store.pool.pool, snapshot: SnapshotConnection(db))
+        database = StoreDatabase(writer: store.database.writer, snapshot: SnapshotConnection(db))
     }
 
     private init(readOnlyPath path: String) throws {
         self.path = path
         isReadOnly = true
         let kind = try DatabaseFile.kind(of: path)
-        let pool = try Self.openReadOnly(path: path)
+        let writer = try Self.openReadOnly(path: path)
         if kind == .unstamped {
             // Throws for another program's tables; a file with none reads as a database with no organizations.
-            _ = try StoreError.mapping { try pool.read { db in try DatabaseFile.inspectContents(db, path: path) } }
+            _ = try StoreError.mapping { try writer.read { db in try DatabaseFile.inspectContents(db, path: path) } }
         }
-        self.pool = StoreDatabase(pool: pool)
+        self.database = StoreDatabase(writer: writer)
     }
 
     init(path: String, connections: Connections) throws {
@@ -82,42 +82,42 @@ public final class OrganizationStore: Sendable {
                 try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
             }
         }
-        let pool: any DatabaseWriter
+        let writer: any DatabaseWriter
         do {
             switch connections {
             case .pool:
-                pool = try DatabasePool(path: path, configuration: configuration)
+                writer = try DatabasePool(path: path, configuration: configuration)
             case .single:
                 // A new file gets WAL mode (kept in its header); an existing one keeps its own.
                 if kind == .missing || kind == .empty { configuration.journalMode = .wal }
-                pool = try DatabaseQueue(path: path, configuration: configuration)
+                writer = try DatabaseQueue(path: path, configuration: configuration)
             case .staging:
-                pool = try DatabaseQueue(path: path, configuration: configuration)
+                writer = try DatabaseQueue(path: path, configuration: configuration)
             }
         } catch let error as StoreError {
             throw error
         } catch {
             throw Self.openError(error, path: path)
         }
-        self.pool = StoreDatabase(pool: pool)
+        self.database = StoreDatabase(writer: writer)
         do {
             // Checked first without writing: opening a current database leaves its bytes alone.
-            let state = try pool.read { db in try DatabaseSchema.state(db) }
+            let state = try writer.read { db in try DatabaseSchema.state(db) }
             switch state {
             case .current:
                 break
             case .halfMade(let reason):
                 throw StoreError.halfMade(path: path, reason: reason)
             case .needsSetUp:
-                try pool.writeWithoutTransaction { db in
+                try writer.writeWithoutTransaction { db in
                     // The stamp comes first, so that even a set-up cut short leaves a file hubgeo knows as its own.
                     try db.execute(sql: "PRAGMA application_id = \(DatabaseFile.applicationID)")
                     try DatabaseSchema.initializeSpatialMetadata(db)
                 }
-                try DatabaseSchema.migrator.migrate(pool)
-                try GeocodeCache.migrate(pool)
-                try DocumentCache.migrate(pool)
-                try pool.read { db in
+                try DatabaseSchema.migrator.migrate(writer)
+                try GeocodeCache.migrate(writer)
+                try DocumentCache.migrate(writer)
+                try writer.read { db in
                     if case .halfMade(let reason) = try DatabaseSchema.state(db) {
                         throw StoreError.halfMade(path: path, reason: reason)
                     }
@@ -135,26 +135,26 @@ public final class OrganizationStore: Sendable {
     /// Ends the building of a ``Connections/staging`` database: WAL mode from now on (kept in the
     /// file's header), then every connection closed. The store is unusable afterwards.
     func finishStaging() throws {
-        try pool.writeWithoutTransaction { db in
+        try database.writeWithoutTransaction { db in
             guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
                 throw StoreError.database(resultCode: SQLITE_ERROR, message: "cannot switch the new database to WAL mode", sql: nil)
             }
         }
-        try pool.close()
+        try database.close()
     }
 
     /// Copies everything from the WAL into the database file (so that the file alone holds the
     /// data), then closes every connection. The store is unusable afterwards.
     public func checkpointAndClose() throws {
-        try pool.writeWithoutTransaction { db in
+        try database.writeWithoutTransaction { db in
             _ = try db.checkpoint(.truncate)  // throws when it cannot complete
         }
-        try pool.close()
+        try database.close()
     }
 
     /// True when no organization has been imported yet.
     public func isEmpty() throws -> Bool {
-        try pool.read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM organization)") ?? true }
+        try database.read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM organization)") ?? true }
     }
 
     /// A failure to open or set up: SQLITE_FULL, or an I/O error on a file system with no space
@@ -173,45 +173,46 @@ public final class OrganizationStore: Sendable {
     }
 }
 
-/// The store's connection pool, through which every access goes: a GRDB `DatabaseError` leaves
-/// it as a ``StoreError/database(resultCode:message:sql:)`` that keeps the result code and the SQL.
+/// The store's connections (a pool, or one queue for an import), through which every access
+/// goes: a GRDB `DatabaseError` leaves it as a ``StoreError/database(resultCode:message:sql:)``
+/// that keeps the result code and the SQL.
 /// In the store of a snapshot (``OrganizationStore/snapshot(_:)``) every read goes to the
 /// snapshot's one connection and read transaction, and nothing writes.
 struct StoreDatabase: Sendable {
-    let pool: any DatabaseWriter
+    let writer: any DatabaseWriter
     /// The snapshot's connection, in the store of a snapshot.
     let snapshot: SnapshotConnection?
 
-    init(pool: any DatabaseWriter, snapshot: SnapshotConnection? = nil) {
-        self.pool = pool
+    init(writer: any DatabaseWriter, snapshot: SnapshotConnection? = nil) {
+        self.writer = writer
         self.snapshot = snapshot
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         if let snapshot { return try StoreError.mapping { try body(snapshot.db) } }
-        return try StoreError.mapping { try pool.read(body) }
+        return try StoreError.mapping { try writer.read(body) }
     }
 
     /// One read transaction, asynchronously: cancelling the task interrupts the statement that
     /// runs (`sqlite3_interrupt`), the next one throws, and the connection returns to the pool.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         if let snapshot { return try StoreError.mapping { try body(snapshot.db) } }
-        do { return try await pool.read(body) } catch { throw StoreError.wrapping(error) }
+        do { return try await writer.read(body) } catch { throw StoreError.wrapping(error) }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         precondition(snapshot == nil, "a snapshot only reads")
-        return try StoreError.mapping { try pool.write(body) }
+        return try StoreError.mapping { try writer.write(body) }
     }
 
     func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         precondition(snapshot == nil, "a snapshot only reads")
-        return try StoreError.mapping { try pool.writeWithoutTransaction(body) }
+        return try StoreError.mapping { try writer.writeWithoutTransaction(body) }
     }
 
     func close() throws {
         precondition(snapshot == nil, "a snapshot's connection belongs to its pool")
-        try StoreError.mapping { try pool.close() }
+        try StoreError.mapping { try writer.close() }
     }
 }
 

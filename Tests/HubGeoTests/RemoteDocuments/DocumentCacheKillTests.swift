@@ -28,7 +28,7 @@ struct DocumentCacheKillTests {
     /// exactly that version's documents, each marked as used by the last import.
     static func state(of tree: Tree, hashes: [String: [String: String]]) throws -> String? {
         let store = try OrganizationStore(path: tree.database)
-        let names = try store.pool.read { db in
+        let names = try store.database.read { db in
             #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"])
             return Set(try String.fetchAll(db, sql: "SELECT full_name FROM organization"))
         }
@@ -65,7 +65,7 @@ struct DocumentCacheKillTests {
             #expect(ImportRobustnessTests.wait(first, timeout: 120) && ImportRobustnessTests.wait(second, timeout: 120))
             #expect(first.terminationStatus == 0 && second.terminationStatus == 0, "round \(round)")
             let store = try OrganizationStore(path: database)
-            let count = try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0 }
+            let count = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0 }
             #expect(count == 11, "round \(round)")
             let entries = try DocumentCache.entries(store: store)
             let base = tree.server.baseURL.absoluteString

@@ -60,7 +60,7 @@ struct DocumentCacheTests {
         }
 
         func organizations() throws -> [String] {
-            try OrganizationStore(path: database).pool.read { db in
+            try OrganizationStore(path: database).database.read { db in
                 try String.fetchAll(db, sql: "SELECT full_name FROM organization ORDER BY full_name")
             }
         }
@@ -88,7 +88,7 @@ struct DocumentCacheTests {
         #expect(second.stdout.contains("0 added, 0 changed, 0 removed, 3 unchanged"))
         #expect(try tree.organizations() == ["Club A 0", "Club A 1", "Museum A"])
         // The clubs kept their Level 2 data, read from the cached bodies.
-        let members = try OrganizationStore(path: tree.database).pool.read { db in
+        let members = try OrganizationStore(path: tree.database).database.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM organization_member") ?? 0
         }
         #expect(members == Tree.clubCount)

@@ -167,7 +167,7 @@ struct ImportFaultTests {
         let directory = try TestPaths.temporaryDirectory()
         let store = try OrganizationStore(path: directory.path("hub.sqlite"))
         do {
-            _ = try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT no_such_column FROM organization") }
+            _ = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT no_such_column FROM organization") }
             Issue.record("no error")
         } catch let error as StoreError {
             #expect(error.sqliteResultCode == 1)
