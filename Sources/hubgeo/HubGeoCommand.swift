@@ -24,7 +24,7 @@ struct HubGeoCommand: ParsableCommand {
             var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
-            failure = error
+            failure = SubcommandSuggestion.error(for: Array(CommandLine.arguments.dropFirst()), of: self) ?? error
         }
         // Results that could not be written are a failure (exit 1), whatever the command concluded.
         if let writeFailure = Console.finish() {
