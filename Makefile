@@ -160,7 +160,7 @@ dist: dist-deps release manual-tool
 # The archive as a user gets it, with /opt/swift hidden (Tests/Dist/dist-test.sh), and `make
 # install STATIC=1` into a scratch DESTDIR: the man page renders, bash completes. Needs root
 # (unshare -m, mount).
-DIST_TEST_DEBS := util-linux man-db groff-base bash-completion sqlite3 python3
+DIST_TEST_DEBS := util-linux man-db groff-base bash-completion sqlite3 python3 debootstrap
 dist-test: dist
 	$(call install_debs,$(DIST_TEST_DEBS))
 	bash Tests/Dist/dist-test.sh "dist/hubgeo-$$($(DIST_SCRATCH)/release/hubgeo --version)-linux-$$(uname -m).tar.gz"

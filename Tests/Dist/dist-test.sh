@@ -167,6 +167,39 @@ done
 
 unshare --mount --propagation private -- bash "$0" --inside "$work" "$tarball" || fail "the checks with Swift hidden ran to the end"
 
+# A Debian bookworm with nothing but a minimal base and the runtime packages the README lists
+# (debootstrap from Debian's archive; kept in .build-dist for the next run), hubgeo in a chroot.
+bookworm=$root/.build-dist/bookworm-root
+if [ ! -f "$bookworm/.complete" ]; then
+    rm -rf "$bookworm"
+    debootstrap --variant=minbase --include=libsqlite3-0,libsqlite3-mod-spatialite,libcurl4,libstdc++6 \
+        bookworm "$bookworm" > "$work/debootstrap.log" 2>&1 || { tail -20 "$work/debootstrap.log"; }
+    [ -x "$bookworm/bin/bash" ] && touch "$bookworm/.complete"
+fi
+if [ -f "$bookworm/.complete" ]; then
+    rm -rf "$bookworm/tmp/hubgeo-dist-test" && mkdir -p "$bookworm/tmp/hubgeo-dist-test"
+    tar -xzf "$tarball" -C "$bookworm/tmp/hubgeo-dist-test"
+    name=$(basename "$tarball" .tar.gz)
+    cat > "$bookworm/tmp/hubgeo-dist-test/run.sh" <<EOF
+hubgeo=/tmp/hubgeo-dist-test/$name/bin/hubgeo
+echo "packages \$(dpkg-query -W | wc -l), /opt: [\$(ls -A /opt)]"
+v=\$(\$hubgeo --version); echo "version \$? [\$v]"
+n=\$(\$hubgeo near 51.4 5.4 --km 20 2>/dev/null); echo "near \$? [\$(echo "\$n" | sed -n 3p)]"
+o=\$(\$hubgeo validate 2>/dev/null); echo "validate \$? [\$(echo "\$o" | tail -1)]"
+EOF
+    # Swift's runtime reads the arguments from /proc/self/cmdline: the chroot gets its own /proc.
+    chrooted=$(unshare --mount --propagation private -- bash -c 'mount -t proc proc "$1/proc" && chroot "$1" env -i \
+        HOME=/tmp/hubgeo-dist-test/home PATH=/usr/bin:/bin LANG=C.UTF-8 /bin/bash /tmp/hubgeo-dist-test/run.sh' _ "$bookworm" 2>&1 || true)
+    echo "$chrooted" | sed 's/^/     bookworm: /'
+    version=${name#hubgeo-}
+    check "bookworm, only the runtime packages, no /opt: hubgeo --version" grep -q -x "version 0 \[${version%-linux-*}\]" <<< "$chrooted"
+    check "bookworm: near imports and lists Fotogroep Luminos first" grep -q -E '^near 0 \[Fotogroep Luminos +club +Veldhoven +0\.65\]$' <<< "$chrooted"
+    check "bookworm: validate gives its summary" grep -q -E '^validate [01] \[[0-9]+ files, 131 organizations: [0-9]+ errors?, [0-9]+ warnings?\]$' <<< "$chrooted"
+    check "bookworm: /opt is empty" grep -q -E '^packages [0-9]+, /opt: \[\]$' <<< "$chrooted"
+else
+    fail "debootstrap of a minimal bookworm"
+fi
+
 make -C "$root" --no-print-directory uninstall DESTDIR="$work/stage" PREFIX=/usr > /dev/null
 check "make uninstall leaves no file" test -z "$(find "$work/stage" -type f)"
 
