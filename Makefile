@@ -117,7 +117,9 @@ RELEASE_SCRATCH  = $(if $(filter 1,$(STATIC)),$(DIST_SCRATCH),.build)
 RELEASE_FLAGS    = $(if $(filter 1,$(STATIC)),--static-swift-stdlib)
 RELEASE_BIN      = $(RELEASE_SCRATCH)/release/hubgeo
 # Dates the man page and the files of the dist archive: the last commit's time.
-SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+ifndef SOURCE_DATE_EPOCH
+SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+endif
 export SOURCE_DATE_EPOCH
 
 release: deps
