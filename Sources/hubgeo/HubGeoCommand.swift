@@ -31,7 +31,7 @@ struct HubGeoCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            failure = error
+            failure = SubcommandSuggestion.error(for: Array(CommandLine.arguments.dropFirst()), of: self) ?? error
         }
         // Results that could not be written are a failure (exit 1), whatever the command concluded.
         if let writeFailure = Console.finish() {

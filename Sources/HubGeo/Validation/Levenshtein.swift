@@ -1,5 +1,5 @@
 /// Edit distances, for "did you mean" suggestions.
-enum Levenshtein {
+package enum Levenshtein {
     /// The number of single-character insertions, deletions and substitutions between `a` and `b`.
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
@@ -19,7 +19,7 @@ enum Levenshtein {
 
     /// The candidate nearest to `word` (ignoring case), when it is close enough to be a likely
     /// typo: at most a third of the word's length, and at least 1.
-    static func nearest(to word: String, in candidates: some Sequence<String>, maxDistance: Int? = nil) -> String? {
+    package static func nearest(to word: String, in candidates: some Sequence<String>, maxDistance: Int? = nil) -> String? {
         let lower = word.lowercased()
         let limit = maxDistance ?? max(2, word.count / 3)
         var best: (String, Int)?
