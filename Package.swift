@@ -36,17 +36,40 @@ let package = Package(
         .target(name: "HubGeoJSON"),
         // HTTP over libcurl.
         .target(name: "HubGeoHTTP", dependencies: ["CCurl", "HubGeoModel"]),
-        // Still one target for reading, the database, geocoding, export, the map and validation;
-        // the umbrella that re-exports every library target, so that users keep `import HubGeo`.
+        // Reads a Photo Club Hub tree: the Level 1 walker, the Level 2 resolver and merge, the document
+        // readers (files, the data built into hubgeo, http(s) through the document cache's reading side).
+        .target(
+            name: "HubGeoReader",
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoHTTP"],
+            plugins: ["EmbedDataPlugin"]),
+        // The one owner of the database file and every table in it: opening and migrations, the
+        // import, the queries, the geocode cache's and the document cache's rows.
+        .target(
+            name: "HubGeoDatabase",
+            dependencies: [
+                "HubGeoModel",
+                "HubGeoReader",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        // Nominatim over HTTP, and the localization of towns and countries it answers.
+        .target(
+            name: "HubGeoGeocoding",
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoDatabase"]),
+        // GeoJSON, KML and JSON written from the database's rows, output files, and the map page.
+        .target(
+            name: "HubGeoExport",
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase"]),
+        // `hubgeo validate`: the checks of a tree, its schema, its towns.
+        .target(
+            name: "HubGeoValidation",
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoReader", "HubGeoDatabase", "HubGeoGeocoding"]),
+        // The library's one import: re-exports every target above.
         .target(
             name: "HubGeo",
             dependencies: [
-                "HubGeoModel",
-                "HubGeoJSON",
-                "HubGeoHTTP",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            plugins: ["EmbedDataPlugin"]),
+                "HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoReader", "HubGeoDatabase",
+                "HubGeoGeocoding", "HubGeoExport", "HubGeoValidation",
+            ]),
         // `hubgeo serve`: the read-only HTTP server (map page and GeoJSON API) on Hummingbird.
         .target(
             name: "HubGeoServer",

@@ -1,7 +1,15 @@
 import Foundation
-import HubGeoTestSupport
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+import HubGeoTestSupport
+@testable import HubGeoValidation
+import Testing
 
 /// `hubgeo map` opened in a real headless Chromium with no network (see `Support/map_browser.py`).
 @Suite("map page in a browser", .serialized)

@@ -1,8 +1,16 @@
 import Foundation
 import HTTPTypes
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
 import HubGeoServer
 import HubGeoTestSupport
+@testable import HubGeoValidation
 import HummingbirdTesting
 import Testing
 

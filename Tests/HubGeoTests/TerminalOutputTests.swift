@@ -1,7 +1,15 @@
 import Foundation
-import HubGeoTestSupport
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+import HubGeoTestSupport
+@testable import HubGeoValidation
+import Testing
 
 /// A hostile Level 1 or Level 2 file never controls the terminal: every text hubgeo prints for
 /// people shows control characters (and the bidirectional controls that hide or reorder text)

@@ -53,7 +53,7 @@ struct SourceJSON: Encodable {
     var size: Int
     var usedByLastImport: Bool
 
-    init(_ entry: DocumentCache.Entry, now: Date) {
+    init(_ entry: CachedDocument, now: Date) {
         url = entry.url
         status = entry.status
         etag = entry.etag

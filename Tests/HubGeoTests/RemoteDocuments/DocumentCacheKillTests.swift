@@ -1,7 +1,15 @@
 import Foundation
 import GRDB
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +27,7 @@ struct DocumentCacheKillTests {
         try Tree.write(version: version, clubs: clubs, into: scratch)
         var hashes: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) {
-            hashes["/" + name] = DocumentCache.hash(try Data(contentsOf: scratch.url.appendingPathComponent(name)))
+            hashes["/" + name] = CachedDocument.hash(try Data(contentsOf: scratch.url.appendingPathComponent(name)))
         }
         return hashes
     }

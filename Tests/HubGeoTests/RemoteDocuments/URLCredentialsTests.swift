@@ -1,6 +1,14 @@
 import Foundation
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 /// A Level 1 URL with a user and password (`https://user:pass@host/x.level1.json`): the requests
 /// carry them (libcurl sends them as Basic authentication), but hubgeo never shows them (tables,

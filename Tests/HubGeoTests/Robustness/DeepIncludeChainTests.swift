@@ -1,7 +1,15 @@
 import Foundation
-import HubGeoTestSupport
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+import HubGeoTestSupport
+@testable import HubGeoValidation
+import Testing
 
 /// A Level 1 tree may be as deep as its author (or an attacker) makes it: a chain of includes
 /// imports and validates like a shallow tree, from a folder and from a server, within the child

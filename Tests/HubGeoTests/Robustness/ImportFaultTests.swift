@@ -1,8 +1,16 @@
 import Foundation
 import GRDB
-import HubGeoTestSupport
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+import HubGeoTestSupport
+@testable import HubGeoValidation
+import Testing
 
 /// Faults around creating and writing the database: concurrent first imports, a full disk, a
 /// database left half-made, NUL characters in names.
