@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         // libcurl, with typed wrappers for its variadic setopt/getinfo.
@@ -23,6 +24,9 @@ let package = Package(
             name: "CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The map's clusters: supercluster's hierarchical greedy clustering for every zoom, in flat
+        // arrays, queried per view, serialized as one blob. Depends on nothing of ours.
+        .target(name: "HubGeoClusters"),
         // Turns Data/*.json into Swift source so the binary carries its default data.
         .executableTarget(name: "EmbedData"),
         .plugin(
@@ -43,12 +47,14 @@ let package = Package(
             dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoHTTP"],
             plugins: ["EmbedDataPlugin"]),
         // The one owner of the database file and every table in it: opening and migrations, the
-        // import, the queries, the geocode cache's and the document cache's rows.
+        // import, the queries, the geocode cache's and the document cache's rows, the cluster index
+        // an import builds and stores.
         .target(
             name: "HubGeoDatabase",
             dependencies: [
                 "HubGeoModel",
                 "HubGeoReader",
+                "HubGeoClusters",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // Nominatim over HTTP, and the localization of towns and countries it answers.
@@ -58,7 +64,7 @@ let package = Package(
         // GeoJSON, KML and JSON written from the database's rows, output files, and the map page.
         .target(
             name: "HubGeoExport",
-            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase"]),
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoClusters"]),
         // `hubgeo validate`: the checks of a tree, its schema, its towns.
         .target(
             name: "HubGeoValidation",
@@ -68,7 +74,7 @@ let package = Package(
             name: "HubGeo",
             dependencies: [
                 "HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoReader", "HubGeoDatabase",
-                "HubGeoGeocoding", "HubGeoExport", "HubGeoValidation",
+                "HubGeoGeocoding", "HubGeoExport", "HubGeoValidation", "HubGeoClusters",
             ]),
         // `hubgeo serve`: the read-only HTTP server (map page and GeoJSON API) on Hummingbird.
         .target(
@@ -83,6 +89,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]),
         .executableTarget(
             name: "hubgeo",
@@ -99,15 +106,19 @@ let package = Package(
         .executableTarget(name: "hubgeo-libfuzzer", dependencies: ["HubGeoFuzzKit"], path: "Sources/HubGeoLibFuzzer"),
         // In-process query timings for `make bench` (Benchmarks/run.py).
         .executableTarget(name: "hubgeo-bench", dependencies: ["HubGeo"], path: "Benchmarks/Sources/hubgeo-bench"),
+        // Build, serialization and view timings of the cluster index alone (`make bench`'s cluster rows).
+        .executableTarget(name: "hubgeo-cluster-bench", dependencies: ["HubGeoClusters"], path: "Benchmarks/Sources/hubgeo-cluster-bench"),
         // What both test targets use: running the built hubgeo and external tools, scratch directories.
         .target(name: "HubGeoTestSupport", path: "Tests/HubGeoTestSupport"),
         .testTarget(
             name: "HubGeoTests",
             dependencies: [
-                "HubGeo", "HubGeoServer", "hubgeo", "HubGeoFuzzKit", "HubGeoTestSupport",
+                "HubGeo", "HubGeoServer", "hubgeo", "HubGeoFuzzKit", "HubGeoTestSupport", "HubGeoClusters",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             exclude: ["Fixtures", "Support/loopback_server.py", "Support/map_browser.py"]),
+        .testTarget(name: "HubGeoClustersTests", dependencies: ["HubGeoClusters"]),
         // The integration tier: the built hubgeo against a real Nominatim 5.3.3 on 127.0.0.1, which
         // Tests/Integration/nominatim/nominatim.sh sets up (`make test-integration`; not in `make test`).
         .testTarget(

@@ -1,4 +1,5 @@
 // `import HubGeo` gives the whole library: the targets it is built from are re-exported.
+@_exported import HubGeoClusters
 @_exported import HubGeoDatabase
 @_exported import HubGeoExport
 @_exported import HubGeoGeocoding

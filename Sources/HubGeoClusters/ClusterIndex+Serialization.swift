@@ -9,14 +9,14 @@
 /// blob is refused, never read out of bounds), and points the arrays into that memory.
 extension ClusterIndex {
     static let magic: [UInt8] = Array("HGCI".utf8)
-    static let formatVersion: UInt32 = 1
+    package static let formatVersion: UInt32 = 1
     /// The element size of each array, in the order of ``ClusterStorage/Arrays``.
     static let elementSizes = [8, 8, 8, 4, 1, 4, 8, 4, 4, 4, 1, 4, 4, 8, 1]
     private static var headerSize: Int { 72 + 8 * elementSizes.count }
 
     /// The index as bytes for ``init(serialized:)``: the same arrays it answers from, so a loaded
     /// index answers exactly as this one.
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(serializedByteCount)
         serialize { bytes.append(contentsOf: $0) }
@@ -24,7 +24,7 @@ extension ClusterIndex {
     }
 
     /// The number of bytes ``serialize(_:)`` writes.
-    public var serializedByteCount: Int {
+    package var serializedByteCount: Int {
         var size = Self.headerSize
         for section in sections { size = Self.aligned(size) + section.count }
         return size
@@ -33,7 +33,7 @@ extension ClusterIndex {
     /// Hands the serialized bytes to `write` piece by piece, in order (the header, then each
     /// array and its padding), without making a copy of the index: for writing to a file or an
     /// SQLite blob handle. Errors of `write` are passed on.
-    public func serialize(_ write: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    package func serialize(_ write: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         let storage = self.storage
         let sections = self.sections
         var header = [UInt8](repeating: 0, count: Self.headerSize)
@@ -89,21 +89,21 @@ extension ClusterIndex {
     }
 
     /// Loads an index from ``serialized()`` bytes, without building anything.
-    public init(serialized bytes: [UInt8]) throws(ClusterIndexError) {
+    package init(serialized bytes: [UInt8]) throws(ClusterIndexError) {
         let loaded = bytes.withUnsafeBytes { buffer in Result { () throws(ClusterIndexError) in try Self.load(buffer) } }
         self.init(storage: try loaded.get())
     }
 
     /// Loads an index from ``serialized()`` bytes held elsewhere (a database blob, say); the
     /// bytes are copied, so they need not outlive the call.
-    public init(serialized bytes: UnsafeRawBufferPointer) throws(ClusterIndexError) {
+    package init(serialized bytes: UnsafeRawBufferPointer) throws(ClusterIndexError) {
         self.init(storage: try Self.load(bytes))
     }
 
     /// Loads an index of `byteCount` serialized bytes that `read` writes into the index's own
     /// memory (from a file, or an SQLite blob handle), so that they are held only once. Errors
     /// of `read` are passed on.
-    public init(serializedByteCount byteCount: Int, reading read: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
+    package init(serializedByteCount byteCount: Int, reading read: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
         guard byteCount >= 0 else { throw ClusterIndexError.invalidSerialization("a negative size") }
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, byteCount), alignment: 16)
         let bytes = UnsafeMutableRawBufferPointer(rebasing: memory[0..<byteCount])
