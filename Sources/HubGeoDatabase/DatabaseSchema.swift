@@ -174,6 +174,7 @@ enum DatabaseSchema {
                     """)
             }
         }
+        migrator.registerMigration("v4 cluster index") { db in try ClusterIndexTable.create(db) }
         return migrator
     }
 }

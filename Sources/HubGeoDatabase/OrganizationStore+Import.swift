@@ -53,6 +53,8 @@ extension OrganizationStore {
                 VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [source, ISO8601DateFormatter().string(from: now), summary.total,
                                  summary.addedCount, summary.changedCount, summary.removedCount])
+            try ClusterIndexTable.refresh(db, importRun: db.lastInsertedRowID,
+                                          organizationsChanged: summary.addedCount + summary.changedCount + summary.removedCount > 0)
             summary.added.sort()
             summary.changed.sort()
             summary.removed.sort()

@@ -1,0 +1,129 @@
+import GRDB
+import GRDBSQLite
+import HubGeoClusters
+import HubGeoModel
+
+/// Table `cluster_index`: the map's clusters for every zoom (a ``ClusterIndex`` of the
+/// organizations' row ids and coordinates), serialized as one blob in one row. An import that
+/// adds, changes or removes organizations builds it again in its own transaction, so that every
+/// snapshot of the database holds the index of exactly its organizations; `hubgeo serve` loads
+/// it (about 80 ms for a million organizations) instead of building it (about 2 s).
+enum ClusterIndexTable {
+    /// Creates the table (a migration of ``DatabaseSchema``).
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE cluster_index (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                import_run_id INTEGER NOT NULL,
+                organizations INTEGER NOT NULL,
+                format INTEGER NOT NULL,
+                data BLOB NOT NULL
+            )
+            """)
+    }
+
+    /// What an import calls before it records itself as `importRun`: the stored index is
+    /// built again when the organizations changed, or when none of the current format is stored
+    /// (a database made by an older hubgeo).
+    static func refresh(_ db: Database, importRun: Int64, organizationsChanged: Bool) throws {
+        if !organizationsChanged,
+           try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM cluster_index WHERE format = ?",
+                             arguments: [ClusterIndex.formatVersion]) ?? false {
+            return
+        }
+        let index = try build(db)
+        try store(index, db, importRun: importRun)
+    }
+
+    /// Builds the index of the organizations `db` holds, on every processor.
+    static func build(_ db: Database) throws -> ClusterIndex {
+        var organizations: [ClusterIndex.Organization] = []
+        organizations.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0)
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, latitude, longitude FROM organization ORDER BY id")
+        while let row = try rows.next() {
+            organizations.append(ClusterIndex.Organization(id: row[0], latitude: row[1], longitude: row[2]))
+        }
+        do {
+            return try ClusterIndex(organizations)
+        } catch {
+            // The table's CHECK constraints keep coordinates in range; this is a damaged database.
+            throw StoreError.database(resultCode: SQLITE_CORRUPT, message: "cannot cluster the organizations: \(error)", sql: nil)
+        }
+    }
+
+    /// Writes `index` as the stored one, piece by piece into a blob of its size (no copy of it
+    /// is made in memory).
+    static func store(_ index: ClusterIndex, _ db: Database, importRun: Int64) throws {
+        let size = index.serializedByteCount
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO cluster_index (id, import_run_id, organizations, format, data)
+            VALUES (1, ?, ?, ?, zeroblob(?))
+            """, arguments: [importRun, index.organizationCount, ClusterIndex.formatVersion, size])
+        let blob = try Blob(db, writable: true)
+        defer { blob.close() }
+        var offset = 0
+        try index.serialize { piece in
+            guard piece.count > 0 else { return }
+            try blob.check(sqlite3_blob_write(blob.handle, piece.baseAddress, Int32(piece.count), Int32(offset)))
+            offset += piece.count
+        }
+    }
+
+    /// Which import built the stored index, if one of the current format is stored; nil for a
+    /// database without one (made by an older hubgeo and not imported into since).
+    static func storedImportRun(_ db: Database) throws -> Int64? {
+        guard try db.tableExists("cluster_index") else { return nil }
+        return try Int64.fetchOne(db, sql: "SELECT import_run_id FROM cluster_index WHERE format = ?",
+                                  arguments: [ClusterIndex.formatVersion])
+    }
+
+    /// Loads the stored index, read from the blob straight into the index's memory.
+    static func load(_ db: Database) throws -> ClusterIndex {
+        let blob = try Blob(db, writable: false)
+        defer { blob.close() }
+        let size = Int(sqlite3_blob_bytes(blob.handle))
+        do {
+            return try ClusterIndex(serializedByteCount: size) { memory in
+                var offset = 0
+                while offset < size {
+                    let count = min(size - offset, 1 << 24)
+                    try blob.check(sqlite3_blob_read(blob.handle, memory.baseAddress! + offset, Int32(count), Int32(offset)))
+                    offset += count
+                }
+            }
+        } catch let error as ClusterIndexError {
+            throw StoreError.database(resultCode: SQLITE_CORRUPT, message: "the stored cluster index is damaged: \(error)", sql: nil)
+        }
+    }
+
+    /// The blob of row 1, open for incremental reading or writing.
+    private final class Blob {
+        let handle: OpaquePointer
+        let connection: OpaquePointer
+
+        init(_ db: Database, writable: Bool) throws {
+            guard let connection = db.sqliteConnection else {
+                throw StoreError.database(resultCode: SQLITE_MISUSE, message: "the connection is closed", sql: nil)
+            }
+            self.connection = connection
+            var handle: OpaquePointer?
+            let status = sqlite3_blob_open(connection, "main", "cluster_index", "data", 1, writable ? 1 : 0, &handle)
+            guard status == SQLITE_OK, let handle else {
+                let error = StoreError.database(resultCode: sqlite3_extended_errcode(connection),
+                                                message: String(cString: sqlite3_errmsg(connection)), sql: nil)
+                sqlite3_blob_close(handle)
+                throw error
+            }
+            self.handle = handle
+        }
+
+        func check(_ status: Int32) throws {
+            guard status == SQLITE_OK else {
+                throw StoreError.database(resultCode: sqlite3_extended_errcode(connection),
+                                          message: String(cString: sqlite3_errmsg(connection)), sql: nil)
+            }
+        }
+
+        func close() { sqlite3_blob_close(handle) }
+    }
+}

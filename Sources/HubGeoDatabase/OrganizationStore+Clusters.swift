@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+import HubGeoClusters
+import HubGeoModel
+
+/// The clusters and organizations of one map view at one zoom, as `/api/clusters` answers them:
+/// clusters with their count, box and expansion zoom; organizations alone; co-located groups
+/// (organizations at exactly the same coordinates, which never split) with their organizations.
+/// In a view of the whole world the counts add up to the number of organizations.
+public struct MapClusters: Sendable {
+    /// The zoom asked for (views beyond the index's separation zoom show its last level).
+    public var zoom: Int
+    public var items: [Item]
+    /// True when the view held more items than the limit asked for, and only that many are given.
+    public var truncated = false
+
+    public struct Item: Sendable {
+        /// The cluster, organization or group: position, count, box, expansion zoom.
+        public var item: ClusterIndex.Item
+        /// An organization alone: itself; a co-located group: its organizations (at most the
+        /// `groupLimit` asked for, by name); a cluster: none.
+        public var organizations: [Organization]
+    }
+
+    /// What a map shows of an organization before it is opened.
+    public struct Organization: Sendable, Equatable {
+        public var stableID: String
+        public var name: String
+        public var nickName: String
+        public var type: OrganizationType
+        public var town: String
+        public var coordinates: GeoPoint
+    }
+
+    /// The number of organizations the items stand for.
+    public var organizationCount: Int { items.reduce(0) { $0 + $1.item.count } }
+}
+
+/// The loaded cluster index of a database, kept between calls (a server's requests) and loaded
+/// again once an import has stored a new one. Safe to share between threads.
+public final class ClusterIndexCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cached: (key: Key, index: ClusterIndex)?
+
+    /// Which index: the stored one of an import, or one built from the organizations of a
+    /// database that holds none (made by an older hubgeo), as of its last import.
+    struct Key: Equatable {
+        var stored: Bool
+        var importRun: Int64
+    }
+
+    public init() {}
+
+    /// The index of the organizations `db` holds: the cached one when it is still that, else
+    /// loaded (or built) and kept if it is the newest seen.
+    func index(_ db: Database) throws -> ClusterIndex {
+        let key: Key
+        if let run = try ClusterIndexTable.storedImportRun(db) {
+            key = Key(stored: true, importRun: run)
+        } else {
+            key = Key(stored: false, importRun: try Int64.fetchOne(db, sql: "SELECT max(id) FROM import_run") ?? 0)
+        }
+        // One loads while the others wait for it, rather than all loading the same index at once.
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached, cached.key == key { return cached.index }
+        let index = key.stored ? try ClusterIndexTable.load(db) : try ClusterIndexTable.build(db)
+        if cached.map({ $0.key.importRun <= key.importRun }) ?? true { cached = (key, index) }
+        return index
+    }
+}
+
+extension OrganizationStore {
+    /// The cluster index of the organizations: the one the last import stored, or, in a database
+    /// that holds none (made by an older hubgeo and opened read-only since), one built from the
+    /// organizations. `cache` keeps it between calls.
+    public func clusterIndex(cache: ClusterIndexCache = ClusterIndexCache()) throws -> ClusterIndex {
+        try database.read { db in try cache.index(db) }
+    }
+
+    /// The clusters, organizations and co-located groups of the view (degrees, edges inclusive;
+    /// `west > east` crosses the antimeridian; a box 360° wide is the whole world) at `zoom`,
+    /// read from one snapshot of the database. A group lists at most `groupLimit` organizations
+    /// (by name); past `limit` items the view stops, marked ``MapClusters/truncated``.
+    public func clusters(west: Double, south: Double, east: Double, north: Double, zoom: Int, groupLimit: Int = 100,
+                         limit: Int? = nil, cache: ClusterIndexCache = ClusterIndexCache()) throws -> MapClusters {
+        struct Full: Error {}
+        return try database.read { db in
+            let index = try cache.index(db)
+            let statement = try db.cachedStatement(sql: """
+                SELECT stable_id, full_name, nick_name, type, town, latitude, longitude FROM organization WHERE id = ?
+                """)
+            var view = MapClusters(zoom: zoom, items: [])
+            do {
+                try index.forEachItem(west: west, south: south, east: east, north: north, zoom: zoom) { item in
+                    if let limit, view.items.count >= limit { throw Full() }
+                    var organizations: [MapClusters.Organization] = []
+                    for rowID in item.organizationIDs {
+                        guard let row = try Row.fetchOne(statement, arguments: [rowID]) else { continue }
+                        organizations.append(MapClusters.Organization(
+                            stableID: row[0], name: row[1], nickName: row[2], type: OrganizationType(rawValue: row[3]) ?? .club,
+                            town: row[4], coordinates: GeoPoint(latitude: row[5], longitude: row[6])))
+                    }
+                    if organizations.count > 1 {
+                        organizations.sort { ($0.name, $0.town) < ($1.name, $1.town) }
+                        organizations = Array(organizations.prefix(max(0, groupLimit)))
+                    }
+                    view.items.append(MapClusters.Item(item: item, organizations: organizations))
+                }
+            } catch is Full {
+                view.truncated = true
+            }
+            return view
+        }
+    }
+
+    /// A short text that changes with every import (and differs between databases): the
+    /// version of every answer that depends on the organizations alone. Nil before any import.
+    public func importVersion() throws -> String? {
+        try database.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT id, imported_at || char(31) || source || char(31) || organizations || char(31) || added || char(31)
+                    || changed || char(31) || removed
+                FROM import_run ORDER BY id DESC LIMIT 1
+                """) else { return nil }
+            var hash = FNV1a()
+            hash.addField(row[1] as String?)
+            return "\(row[0] as Int64)-\(FNV1a.hex(hash.value))"
+        }
+    }
+}
