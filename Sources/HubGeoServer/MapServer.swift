@@ -8,13 +8,17 @@ import NIOCore
 
 /// `hubgeo serve`: the map page and a read-only GeoJSON API over one database.
 ///
-/// - `GET /`: the map page, which loads the features in view from `/api/bbox` (clustered in the browser).
+/// - `GET /`: the map page, which loads the clusters of the view from `/api/clusters` as the map moves.
+/// - `GET /api/clusters?bbox=west,south,east,north&zoom=Z`: the clusters, organizations and co-located
+///   groups of a view (``ClusterGeoJSON``), from the cluster index the last import stored.
 /// - `GET /api/near?lat=&lon=&km=` or `&nearest=`, `/api/bbox?minlat=&minlon=&maxlat=&maxlon=`,
 ///   `/api/search?q=`, `/api/organizations/{id}`: GeoJSON as `hubgeo export geojson` writes it
 ///   (`lang` and `type` too); at most ``ServerSettings/featureCap`` features, else `"truncated": true`.
 /// - `GET /api/stats`: the counts and extent, as `hubgeo stats --format json`.
 ///
-/// HEAD answers as GET without the body. A bad parameter gets a 400 with `{"error": ..., "parameter": ...}`,
+/// Every answer of the API carries a weak `ETag` tied to the import (and to the cached places for a
+/// `lang` answer), honours `If-None-Match` with a 304, and is gzip-compressed for a client that
+/// accepts it. HEAD answers as GET without the body. A bad parameter gets a 400 with `{"error": ..., "parameter": ...}`,
 /// an unknown id a 404, anything but GET/HEAD a 405, a database that fails a 500 (the cause goes to
 /// stderr, never to the client). Each answer is read from one snapshot of the database
 /// (``OrganizationStore/snapshot(_:)``) on the database's reader threads; a query past
@@ -24,10 +28,17 @@ public final class MapServer: Sendable {
     public let store: OrganizationStore
     public let settings: ServerSettings
     let page: String
+    /// The page gzip-compressed once, for browsers that accept it (a third of its size).
+    let compressedPage: ByteBuffer?
     /// Where the cached localized places that `lang` shows come from: the endpoint and zoom
     /// `hubgeo localize` asks with.
     let localizationEndpoint: String
     let localizationZoom: Int
+    /// The cluster index of the database, loaded at start and again after an import.
+    let clusterCache = ClusterIndexCache()
+    /// What besides the data shapes an answer (the cap, where cached places come from, the
+    /// version of hubgeo): part of every entity tag.
+    let settingsTag: String
 
     public init(store: OrganizationStore, settings: ServerSettings, assets: LeafletAssets,
                 localizationEndpoint: String = NominatimConfiguration.publicEndpoint.absoluteString,
@@ -36,13 +47,21 @@ public final class MapServer: Sendable {
         self.settings = settings
         self.localizationEndpoint = localizationEndpoint
         self.localizationZoom = localizationZoom
+        var hash = FNV1a()
+        for field in [HubGeoVersion.current, String(settings.featureCap), localizationEndpoint, String(localizationZoom)] {
+            hash.addField(field)
+        }
+        settingsTag = FNV1a.hex(hash.value)
         let (cachedLanguages, statistics) = try store.snapshot { store in (try store.cachedLanguages(), try store.statistics()) }
+        // Loaded (or, from a database that holds none, built) now rather than by the first request.
+        _ = try store.clusterIndex(cache: clusterCache)
         let languages = settings.languages.isEmpty ? cachedLanguages : settings.languages
         var extent: [Double]?
         if let sw = statistics.southWest, let ne = statistics.northEast {
             extent = [sw.longitude, sw.latitude, ne.longitude, ne.latitude]
         }
         page = MapPage(source: .server(languages: languages, extent: extent, featureCap: settings.featureCap)).html(assets: assets)
+        compressedPage = try GzipEncoding.compress(ByteBuffer(string: page))
     }
 
     /// Serves until SIGINT or SIGTERM; `onListening` gets the bound address (host and port).
@@ -60,9 +79,10 @@ public final class MapServer: Sendable {
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: RequestLimitsMiddleware(maxURILength: settings.maxURILength))
-        router.get("/") { _, _ in self.response(self.page, contentType: "text/html") }
-        router.get("/index.html") { _, _ in self.response(self.page, contentType: "text/html") }
+        router.get("/") { request, _ in self.pageResponse(request) }
+        router.get("/index.html") { request, _ in self.pageResponse(request) }
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
+        router.get("/api/clusters") { request, _ in await self.answer(request) { try self.clusters($0, in: $1) } }
         router.get("/api/near") { request, _ in await self.answer(request) { try self.near($0, in: $1) } }
         router.get("/api/bbox") { request, _ in await self.answer(request) { try self.bbox($0, in: $1) } }
         router.get("/api/search") { request, _ in await self.answer(request) { try self.search($0, in: $1) } }
@@ -94,6 +114,20 @@ public final class MapServer: Sendable {
     }
 
     // MARK: - Endpoints (each returns the response body, read from the snapshot `store`; throws APIError for a 4xx)
+
+    func clusters(_ query: QueryParameters, in store: OrganizationStore) throws -> String {
+        try query.only(["bbox", "zoom"])
+        let box = try query.box("bbox")
+        guard let zoom = try query.integer("zoom", in: 0...ClusterOptions.zoomLimit) else {
+            throw APIError.badParameter("zoom", "zoom is missing")
+        }
+        let view = try store.clusters(west: box.west, south: box.south, east: box.east, north: box.north, zoom: zoom,
+                                      groupLimit: Self.groupLimit, limit: settings.featureCap, cache: clusterCache)
+        return ClusterGeoJSON.collection(view)
+    }
+
+    /// The most organizations a co-located group lists in `/api/clusters`.
+    static let groupLimit = 100
 
     func near(_ query: QueryParameters, in store: OrganizationStore) throws -> String {
         try query.only(["lat", "lon", "km", "nearest", "lang", "type"])
@@ -174,27 +208,64 @@ public final class MapServer: Sendable {
 
     // MARK: - Plumbing
 
+    /// What a request's snapshot gave: a body with its entity tag, or that the client has it.
+    enum Outcome: Sendable {
+        case body(String, tag: String?)
+        case notModified(tag: String)
+    }
+
     /// Runs `body` with a snapshot of the database within the request timeout; maps errors to
     /// responses. Past the timeout the query is cancelled: SQLite stops it (`sqlite3_interrupt`)
     /// and its connection returns to the pool, so slow requests hold up no others.
+    ///
+    /// The entity tag: the snapshot's import version (``OrganizationStore/importVersion()``) and
+    /// the server's settings, so that a request whose `If-None-Match` holds it gets a 304 before any
+    /// query runs. An answer with `lang` also depends on the places `hubgeo localize` cached, which
+    /// change between imports: its tag adds a digest of the body, and the 304 comes after the query.
     func answer(_ request: Request, contentType: String = "application/geo+json",
                 _ body: @escaping @Sendable (QueryParameters, OrganizationStore) throws -> String) async -> Response {
         let query = QueryParameters(query: request.uri.query ?? "")
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        let localized = query.has("lang")
+        let settingsTag = self.settingsTag
         let timeout = settings.requestTimeout
         let tooLate = APIError(status: 503, message: "the query took longer than \(timeout)", parameter: nil)
         do {
-            let text = try await withThrowingTaskGroup(of: String?.self) { group in
-                group.addTask { try await self.store.snapshot { try body(query, $0) } }
+            let outcome = try await withThrowingTaskGroup(of: Outcome?.self) { group in
+                group.addTask {
+                    try await self.store.snapshot { store -> Outcome in
+                        guard let version = try store.importVersion() else { return .body(try body(query, store), tag: nil) }
+                        var opaque = version + "." + settingsTag
+                        if !localized, EntityTag.matches(ifNoneMatch, EntityTag.weak(opaque)) {
+                            return .notModified(tag: EntityTag.weak(opaque))
+                        }
+                        let text = try body(query, store)
+                        if localized {
+                            var digest = FNV1a()
+                            digest.addField(text)
+                            opaque += "." + FNV1a.hex(digest.value)
+                        }
+                        let tag = EntityTag.weak(opaque)
+                        return EntityTag.matches(ifNoneMatch, tag) ? .notModified(tag: tag) : .body(text, tag: tag)
+                    }
+                }
                 group.addTask {
                     try await Task.sleep(for: timeout)
                     return nil
                 }
                 let first = try await group.next()!
                 group.cancelAll()
-                guard let text = first else { throw tooLate }
-                return text
+                guard let outcome = first else { throw tooLate }
+                return outcome
             }
-            return response(text, contentType: contentType)
+            switch outcome {
+            case .body(let text, let tag):
+                return response(text, contentType: contentType, tag: tag, acceptEncoding: request.headers[.acceptEncoding])
+            case .notModified(let tag):
+                var headers = Self.cachingHeaders(tag: tag)
+                headers[.contentType] = "\(contentType); charset=utf-8"
+                return Response(status: .notModified, headers: headers)
+            }
         } catch let error as APIError {
             return response(error.json, status: .init(code: error.status), contentType: "application/json")
         } catch is CancellationError {
@@ -209,11 +280,41 @@ public final class MapServer: Sendable {
         }
     }
 
-    func response(_ text: String, status: HTTPResponse.Status = .ok, contentType: String) -> Response {
+    /// An answer with an entity tag may be kept by the client, which asks again with `If-None-Match`
+    /// (`no-cache`: never used without asking); one without (an error, the page) is not kept.
+    static func cachingHeaders(tag: String?) -> HTTPFields {
         var headers = HTTPFields()
-        headers[.contentType] = "\(contentType); charset=utf-8"
-        headers[.cacheControl] = "no-store"
+        if let tag {
+            headers[.eTag] = tag
+            headers[.cacheControl] = "no-cache"
+            headers[.vary] = "Accept-Encoding"
+        } else {
+            headers[.cacheControl] = "no-store"
+        }
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+        return headers
+    }
+
+    func pageResponse(_ request: Request) -> Response {
+        guard GzipEncoding.isAccepted(request.headers[.acceptEncoding]), let compressedPage else {
+            return response(page, contentType: "text/html")
+        }
+        var headers = Self.cachingHeaders(tag: nil)
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.contentEncoding] = "gzip"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: compressedPage))
+    }
+
+    /// The response of `text`: gzip-compressed when `acceptEncoding` accepts it and it is long enough.
+    func response(_ text: String, status: HTTPResponse.Status = .ok, contentType: String, tag: String? = nil,
+                  acceptEncoding: String? = nil) -> Response {
+        var headers = Self.cachingHeaders(tag: tag)
+        headers[.contentType] = "\(contentType); charset=utf-8"
+        var body = ByteBuffer(string: text)
+        if GzipEncoding.isAccepted(acceptEncoding), let compressed = try? GzipEncoding.compress(body) {
+            body = compressed
+            headers[.contentEncoding] = "gzip"
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 }

@@ -59,6 +59,23 @@ struct QueryParameters: Sendable {
         return value
     }
 
+    /// A box as `west,south,east,north` in degrees (GeoJSON's order); west > east crosses the antimeridian.
+    func box(_ name: String) throws(APIError) -> (west: Double, south: Double, east: Double, north: Double) {
+        let text = try required(name)
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 4 else { throw .badParameter(name, "\(name) \"\(text)\" is not west,south,east,north") }
+        var values: [Double] = []
+        for (part, range) in zip(parts, [-180.0...180, -90...90, -180...180, -90...90]) {
+            guard let value = Double(part), value.isFinite else { throw .badParameter(name, "\(name): \"\(part)\" is not a number") }
+            guard range.contains(value) else {
+                throw .badParameter(name, "\(name): \(part) is outside \(Self.format(range.lowerBound))...\(Self.format(range.upperBound))")
+            }
+            values.append(value)
+        }
+        guard values[1] <= values[3] else { throw .badParameter(name, "\(name): south \(parts[1]) is north of north \(parts[3])") }
+        return (values[0], values[1], values[2], values[3])
+    }
+
     /// `lang`: a language code like en, nl or pt-br, lower-cased.
     func language() throws(APIError) -> String? {
         guard let text = try string("lang") else { return nil }
