@@ -166,7 +166,7 @@ struct MapPageBrowserTests {
     }
 }
 
-/// The page as `hubgeo serve` serves it: features loaded by bounding box, the nearest from `/api/near`.
+/// The page as `hubgeo serve` serves it: the clusters of the view from `/api/clusters`, the nearest from `/api/near`.
 @Suite("served map page in a browser")
 struct ServedMapPageBrowserTests {
     @Test("the served page shows the 131 organizations and a click lists what near --nearest 10 lists")
@@ -186,7 +186,9 @@ struct ServedMapPageBrowserTests {
             #expect(click["ids"] as? [String] == featureIDs(near.stdout))
         }
         #expect((report["clicks"] as? [Any])?.count == 2)
-        #expect(server.log.contains("GET /api/bbox?minlat="), "the page loads the view by bbox")
+        #expect(server.log.contains("GET /api/clusters?bbox="), "the page loads the clusters of the view")
+        let served = try #require(report["served"] as? [String: Any])
+        #expect(served["organizations"] as? Int == 131 && served["zoom"] is Int, "\(served)")
         #expect(server.log.contains("GET /api/near?lat="))
         #expect((report["consoleErrors"] as? [String])?.isEmpty == true, "\(report["consoleErrors"] ?? "")")
         _ = server.stop()
@@ -214,6 +216,63 @@ struct ServedMapPageBrowserTests {
             #expect((entry["text"] as? String)?.contains("Museum") == true, "\(entry)")
         }
         #expect(FileManager.default.fileExists(atPath: MapBrowser.artifacts.appendingPathComponent("map-served-search.png.popup.png").path))
+        #expect((report["consoleErrors"] as? [String])?.isEmpty == true, "\(report["consoleErrors"] ?? "")")
+        _ = server.stop()
+    }
+
+    @Test("100,000 organizations: the world view counts them all; a cluster click zooms to where it splits; a co-located group lists its organizations; search finds what the CLI finds")
+    func hundredThousand() throws {
+        let home = try TestPaths.temporaryDirectory()
+        let path = home.path("hub.sqlite")
+        let organizations = ClusterFixtures.organizations(count: 100_000, seed: 7)
+        let store = try ClusterFixtures.importedStore(at: path, organizations)
+        // A co-located group and the zoom at which it stands alone (its first zoom as a location).
+        let index = try store.clusterIndex()
+        let top = try store.clusters(west: -180, south: -90, east: 180, north: 90, zoom: index.separationZoom, groupLimit: .max)
+        let group = try #require(top.items.filter { $0.item.kind == .colocatedGroup }.max { $0.item.count < $1.item.count })
+        let groupZoom = min(18, max(group.item.zooms.lowerBound, 3))
+        let place = group.organizations[0].coordinates
+        let cli = CLIRunner(database: path, home: home.url.path)
+        let server = try ServeProcess(arguments: ["--db", path], environment: cli.environment)
+        let searched = "cluster club 4242"
+        let report = try MapBrowser.run(server.baseURL + "/", screenshot: "map-served-100k.png",
+                                        arguments: ["--click-cluster", "--open-group=\(place.latitude),\(place.longitude),\(groupZoom)",
+                                                    "--search", searched])
+
+        // The first view is the whole world, and its counts add up to every organization.
+        let served = try #require(report["served"] as? [String: Any])
+        #expect(served["organizations"] as? Int == 100_000, "\(served["organizations"] ?? "")")
+        let clusters = try #require(report["clusters"] as? [String: Any])
+        #expect((clusters["clusterCounts"] as? [Int] ?? []).reduce(0, +) + (clusters["singleMarkers"] as? Int ?? 0) == 100_000)
+
+        // A click on a cluster zooms to its expansion zoom, where it has split: its box holds two or more
+        // items, as the API answers at that zoom.
+        let click = try #require(report["clusterClick"] as? [String: Any])
+        let clicked = try #require(click["cluster"] as? [String: Any])
+        let expansion = try #require(clicked["expansionZoom"] as? Int)
+        #expect(click["zoom"] as? Int == expansion && click["mapZoom"] as? Int == expansion, "\(click["zoom"] ?? "") vs \(expansion)")
+        let box = try #require(clicked["bbox"] as? [Double])
+        let items = try #require(click["items"] as? [[String: Any]])
+        #expect(!items.contains { $0["id"] as? String == clicked["id"] as? String }, "the cluster is gone")
+        let inside = items.filter { item in
+            let lat = item["lat"] as! Double, lon = item["lon"] as! Double
+            return lat >= box[1] && lat <= box[3] && lon >= box[0] && lon <= box[2]
+        }
+        #expect(inside.count >= 2 && inside.reduce(0) { $0 + ($1["count"] as! Int) } >= clicked["count"] as! Int)
+        let api = try server.get("/api/clusters?bbox=\(box[0]),\(box[1]),\(box[2]),\(box[3])&zoom=\(expansion)")
+        #expect(Set(inside.map { $0["id"] as! String }) == Set(featureIDs(api.body)))
+
+        // The co-located group lists its organizations by name; the first one opens.
+        let listed = try #require(report["group"] as? [String: Any])
+        #expect(listed["count"] as? Int == group.item.count)
+        #expect(listed["names"] as? [String] == group.organizations.map(\.name))
+        #expect(listed["ids"] as? [String] == group.organizations.map(\.stableID))
+        #expect(listed["firstPopup"] as? String == group.organizations[0].name)
+
+        // Search goes to the server, at any zoom: the same organizations as `hubgeo search`.
+        let cliSearch = try cli.run(["search", searched, "--format", "geojson"])
+        #expect((report["searches"] as? [String: [String]])?[searched] == featureIDs(cliSearch.stdout))
+        #expect(!featureIDs(cliSearch.stdout).isEmpty)
         #expect((report["consoleErrors"] as? [String])?.isEmpty == true, "\(report["consoleErrors"] ?? "")")
         _ = server.stop()
     }

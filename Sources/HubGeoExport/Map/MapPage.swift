@@ -16,8 +16,9 @@ public struct MapPage: Sendable {
         /// Inlined: one GeoJSON FeatureCollection (as `export geojson` writes it) per language;
         /// a nil language is the collection without `--lang`.
         case embedded([(language: String?, geoJSON: String)])
-        /// Fetched from the `hubgeo serve` API as the view moves (`/api/bbox`, `/api/near`,
-        /// `/api/search`), at most `featureCap` features at a time; `extent` (west, south, east,
+        /// Fetched from the `hubgeo serve` API as the view moves: the view's clusters from
+        /// `/api/clusters`, an organization's popup from `/api/organizations/{id}`, and `/api/near`,
+        /// `/api/search` (at most `featureCap` features at a time); `extent` (west, south, east,
         /// north) is fitted when the page opens.
         case server(languages: [String], extent: [Double]?, featureCap: Int)
     }
@@ -122,5 +123,15 @@ public struct MapPage: Sendable {
         .hubgeo-popup-kind { color: #555; }
         .hubgeo-popup p { margin: 4px 0; }
         .hubgeo-popup a { word-break: break-all; }
+        .hubgeo-cluster div, .hubgeo-group div { width: auto; height: auto; position: absolute; inset: 5px; margin: 0; border-radius: 50%;
+          display: flex; align-items: center; justify-content: center; font: 600 12px system-ui, sans-serif; }
+        .hubgeo-cluster span, .hubgeo-group span { line-height: 1; }
+        .hubgeo-group { background: rgba(124, 77, 196, .35); border-radius: 50%; }
+        .hubgeo-group div { background: rgba(124, 77, 196, .85); color: #fff; border-radius: 4px; }
+        .hubgeo-place-title { font-weight: 600; font-size: 15px; }
+        .hubgeo-place ol { margin: 4px 0 0; padding-left: 22px; max-height: 240px; overflow: auto; }
+        .hubgeo-place li button { all: unset; cursor: pointer; color: #0645ad; }
+        .hubgeo-place li button:hover, .hubgeo-place li button:focus { text-decoration: underline; }
+        .hubgeo-place .hubgeo-marker { display: inline-block; width: 10px; height: 10px; margin-right: 5px; vertical-align: -1px; }
         """
 }

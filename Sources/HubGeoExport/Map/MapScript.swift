@@ -4,7 +4,11 @@ import HubGeoModel
 import HubGeoReader
 /// The map page's own script (plain ES5 with a few ES2015 string functions; no libraries but Leaflet).
 ///
-/// - Markers: clubs (blue circles) and museums (red squares) in a marker-cluster group, fitted on open.
+/// - Markers: clubs (blue circles) and museums (red squares), fitted on open. Inlined data is clustered
+///   in the browser (Leaflet.markercluster); in server mode the server clusters (`/api/clusters`): the
+///   page loads the clusters of the view after every move (debounced; an answer to an older view is
+///   dropped), zooms to a cluster's expansion zoom on a click (or lists its organizations when that is
+///   past the map's last zoom), lists a co-located group, and loads an organization's popup on a click.
 /// - Popups: DOM text nodes only; links only for http(s) URLs, with `rel="noopener noreferrer"`.
 /// - Language: a switcher when more than one language is given; it changes popups and labels.
 /// - Search: name, nickname and Level 1 town, folded like `hubgeo search` (case, accents, width).
@@ -22,19 +26,19 @@ var LABELS = {
   en: {club: "Club", museum: "Museum", clubs: "Clubs", museums: "Museums", search: "Search name, nickname or town",
        town: "Town", members: "Members", website: "Website", wikipedia: "Wikipedia", nearest: "Nearest to the pin",
        none: "No organizations found.", truncated: "Showing the first {n}: zoom in to see all.", about: "About this map and licences",
-       language: "Language", km: "km"},
+       language: "Language", km: "km", here: "At this place", more: "and {n} more"},
   nl: {club: "Club", museum: "Museum", clubs: "Clubs", museums: "Musea", search: "Zoek naam, bijnaam of plaats",
        town: "Plaats", members: "Leden", website: "Website", wikipedia: "Wikipedia", nearest: "Dichtst bij de speld",
        none: "Geen organisaties gevonden.", truncated: "De eerste {n} getoond: zoom in om alles te zien.",
-       about: "Over deze kaart en licenties", language: "Taal", km: "km"},
+       about: "Over deze kaart en licenties", language: "Taal", km: "km", here: "Op deze plek", more: "en nog {n}"},
   de: {club: "Verein", museum: "Museum", clubs: "Vereine", museums: "Museen", search: "Name, Spitzname oder Ort suchen",
        town: "Ort", members: "Mitglieder", website: "Website", wikipedia: "Wikipedia", nearest: "Am nächsten zur Nadel",
        none: "Keine Organisationen gefunden.", truncated: "Die ersten {n} werden gezeigt: hineinzoomen, um alle zu sehen.",
-       about: "Über diese Karte und Lizenzen", language: "Sprache", km: "km"},
+       about: "Über diese Karte und Lizenzen", language: "Sprache", km: "km", here: "An diesem Ort", more: "und {n} weitere"},
   fr: {club: "Club", museum: "Musée", clubs: "Clubs", museums: "Musées", search: "Chercher nom, surnom ou ville",
        town: "Ville", members: "Membres", website: "Site web", wikipedia: "Wikipédia", nearest: "Les plus proches de l’épingle",
        none: "Aucune organisation trouvée.", truncated: "Les {n} premières : zoomez pour tout voir.",
-       about: "À propos de cette carte et licences", language: "Langue", km: "km"}
+       about: "À propos de cette carte et licences", language: "Langue", km: "km", here: "À cet endroit", more: "et {n} de plus"}
 };
 
 var languages = config.languages || [];
@@ -142,8 +146,10 @@ map.addLayer(clusters);
 var HubIcon = L.DivIcon.extend({
   createIcon: function (oldIcon) {
     var icon = L.DivIcon.prototype.createIcon.call(this, oldIcon);
-    icon.setAttribute("data-id", this.options.featureId);
-    icon.setAttribute("data-type", this.options.featureType);
+    if (this.options.featureId !== undefined) icon.setAttribute("data-id", this.options.featureId);
+    if (this.options.featureType !== undefined) icon.setAttribute("data-type", this.options.featureType);
+    var data = this.options.data || {};
+    Object.keys(data).forEach(function (key) { icon.setAttribute("data-" + key, String(data[key])); });
     return icon;
   }
 });
@@ -218,9 +224,10 @@ function rememberFeatures(collection, lang) {
   });
 }
 
-/** Opens the popup of an organization, zooming in as far as its cluster needs; one outside the
- *  view (server mode) gets its popup at its place, from the listed feature. */
+/** Opens the popup of an organization, zooming in as far as its cluster needs; in server mode the
+ *  map goes to its place and the popup comes from the server (or from the listed feature). */
 function openOrganization(id) {
+  if (config.mode === "server") { openServedOrganization(id, true); return; }
   var marker = markersById[id], f = featureOf(id);
   if (marker && clusters.hasLayer(marker)) {
     clusters.zoomToShowLayer(marker, function () { marker.openPopup(); });
@@ -394,29 +401,185 @@ function setMarkers(collection) {
   clusters.addLayers(added);
 }
 
-var pending = null;
-function loadView() {
-  if (pending) pending.abort();
-  pending = new AbortController();
-  var b = map.getBounds(), south = Math.max(-90, b.getSouth()), north = Math.min(90, b.getNorth());
-  var west = b.getWest(), east = b.getEast();
+// ---- Server mode: the clusters of the view, from /api/clusters ----------------------------
+
+/** What the items of the last view said of organizations (name, nickName, type, town), by id. */
+var summaries = {};
+var itemMarkers = {};
+var itemLayer = L.layerGroup();
+var viewTimer = null, viewController = null, viewSequence = 0;
+var viewState = {requested: 0, shown: 0, zoom: null, items: [], organizations: 0, truncated: false, firstShownAt: null, shownAt: null};
+
+/** The view as the API takes it: west, south, east, north, a little wider than the screen so that
+ *  markers do not pop in at the edges; the whole world when it shows every longitude, and the
+ *  poles when it reaches the map's edge (85.05°, where every latitude beyond is drawn). */
+function viewBox() {
+  var b = map.getBounds().pad(0.1), west = b.getWest(), east = b.getEast();
+  var south = b.getSouth() <= -85.05 ? -90 : b.getSouth(), north = b.getNorth() >= 85.05 ? 90 : b.getNorth();
   if (east - west >= 360) { west = -180; east = 180; } else {
     west = L.Util.wrapNum(west, [-180, 180], true); east = L.Util.wrapNum(east, [-180, 180], true);
   }
-  var url = "/api/bbox?minlat=" + south.toFixed(6) + "&minlon=" + west.toFixed(6) + "&maxlat=" + north.toFixed(6) +
-    "&maxlon=" + east.toFixed(6) + languageParameter();
+  return [west, Math.max(-90, south), east, Math.min(90, north)];
+}
+
+/** After a move: the view's clusters, once the map has been still for a moment. */
+function scheduleView() {
+  clearTimeout(viewTimer);
+  viewTimer = setTimeout(loadClusters, 120);
+}
+
+function loadClusters() {
+  if (viewController) viewController.abort();
+  viewController = new AbortController();
+  var sequence = ++viewSequence, zoom = Math.round(map.getZoom());
+  viewState.requested = sequence;
+  var url = "/api/clusters?bbox=" + viewBox().map(function (v) { return v.toFixed(5); }).join(",") + "&zoom=" + zoom;
   fetchJSON(url, function (collection) {
-    featuresById = {};
-    propertiesByLanguage[language] = {};
+    if (sequence !== viewSequence) return;  // an answer to an older view
+    showItems(collection, zoom);
+    viewState.shown = sequence;
+    viewState.shownAt = performance.now();
+    if (viewState.firstShownAt === null) viewState.firstShownAt = viewState.shownAt;
+  }, viewController);
+}
+
+/** Drawn where the view is: a longitude shifted by 360° when the map shows another copy of the world. */
+function inView(lat, lon) {
+  var center = map.getCenter().lng;
+  while (lon - center > 180) lon -= 360;
+  while (lon - center < -180) lon += 360;
+  return L.latLng(lat, lon);
+}
+
+function abbreviated(count) {
+  if (count >= 1000000) return (count / 1000000).toFixed(count >= 10000000 ? 0 : 1).replace(/\.0$/, "") + "M";
+  if (count >= 10000) return Math.round(count / 1000) + "k";
+  if (count >= 1000) return (count / 1000).toFixed(1).replace(/\.0$/, "") + "k";
+  return String(count);
+}
+
+function countIcon(className, count, data) {
+  var size = count < 100 ? 36 : count < 10000 ? 42 : 50;
+  var box = document.createElement("div"), span = document.createElement("span");
+  span.textContent = abbreviated(count);
+  box.appendChild(span);
+  return new HubIcon({className: className, iconSize: [size, size], html: box, data: data});
+}
+
+function itemMarker(f) {
+  var p = f.properties || {}, c = f.geometry.coordinates, id = String(f.id), marker;
+  var latlng = inView(c[1], c[0]);
+  if (p.kind === "cluster") {
+    var size = p.count < 100 ? "small" : p.count < 10000 ? "medium" : "large";
+    marker = L.marker(latlng, {icon: countIcon("marker-cluster marker-cluster-" + size + " hubgeo-cluster", p.count,
+      {"cluster-id": id, count: p.count, "expansion-zoom": p.expansionZoom}), keyboard: true, title: String(p.count)});
+    marker.on("click", function () { openCluster(f); });
+  } else if (p.kind === "colocated") {
+    (p.organizations || []).forEach(function (o) { summaries[String(o.id)] = o; });
+    marker = L.marker(latlng, {icon: countIcon("marker-cluster hubgeo-group", p.count, {"group-id": id, count: p.count}),
+      keyboard: true, title: (p.organizations || []).map(function (o) { return o.name; }).join(", ")});
+    marker.on("click", function () { openGroup(f); });
+  } else {
+    summaries[id] = p;
+    var type = p.type === "museum" ? "museum" : "club";
+    marker = L.marker(latlng, {
+      icon: new HubIcon({className: "hubgeo-marker hubgeo-" + type, iconSize: [14, 14], html: "", featureId: id, featureType: type}),
+      title: String(p.name || ""), keyboard: true, riseOnHover: true});
+    marker.on("click", function () { openServedOrganization(id, false); });
+  }
+  marker.itemFeature = f;
+  return marker;
+}
+
+/** Shows the view's items: markers of items still shown stay, others come and go. */
+function showItems(collection, zoom) {
+  var next = {};
+  (collection.features || []).forEach(function (f) {
+    var key = String(f.id);
+    next[key] = itemMarkers[key] || itemMarker(f);
+    next[key].setLatLng(inView(f.geometry.coordinates[1], f.geometry.coordinates[0]));
+    if (!itemLayer.hasLayer(next[key])) itemLayer.addLayer(next[key]);
+  });
+  Object.keys(itemMarkers).forEach(function (key) { if (!next[key]) itemLayer.removeLayer(itemMarkers[key]); });
+  itemMarkers = next;
+  viewState.zoom = zoom;
+  viewState.items = (collection.features || []).map(function (f) {
+    return {id: String(f.id), kind: f.properties.kind, count: f.properties.count, expansionZoom: f.properties.expansionZoom,
+            lat: f.geometry.coordinates[1], lon: f.geometry.coordinates[0], bbox: f.bbox || null};
+  });
+  viewState.organizations = collection.organizations;
+  viewState.truncated = !!collection.truncated;
+  notice.hidden = !collection.truncated;
+  notice.textContent = collection.truncated ? label("truncated").replace("{n}", String((collection.features || []).length)) : "";
+}
+
+/** A cluster splits at its expansion zoom: the map goes there, centred on it. Past the map's last
+ *  zoom (organizations a few metres apart) its organizations are listed instead. */
+function openCluster(f) {
+  var c = f.geometry.coordinates, zoom = f.properties.expansionZoom;
+  if (zoom <= map.getMaxZoom()) {
+    map.setView(inView(c[1], c[0]), zoom);
+    return;
+  }
+  var b = f.bbox;
+  fetchJSON("/api/bbox?minlat=" + b[1] + "&minlon=" + b[0] + "&maxlat=" + b[3] + "&maxlon=" + b[2] + languageParameter(), function (collection) {
     rememberFeatures(collection, language);
-    setMarkers(collection);
-    notice.hidden = !collection.truncated;
-    notice.textContent = collection.truncated ? label("truncated").replace("{n}", String(collection.features.length)) : "";
-  }, pending);
+    showPlaceList(inView(c[1], c[0]), byName(collection.features.map(function (feature) {
+      listedById[String(feature.id)] = feature;
+      return {id: String(feature.id), name: feature.properties.name, type: feature.properties.type,
+              key: String(feature.properties.name) + "\u001f" + String(feature.properties.town)};
+    })), f.properties.count);
+  });
+}
+
+/** A co-located group: a popup listing its organizations (by name); a click on one opens it. */
+function openGroup(f) {
+  var c = f.geometry.coordinates, members = f.properties.organizations || [];
+  showPlaceList(inView(c[1], c[0]), members.map(function (o) { return {id: String(o.id), name: o.name, type: o.type}; }), f.properties.count);
+}
+
+function showPlaceList(latlng, entries, count) {
+  var box = element("div", "hubgeo-place");
+  box.appendChild(element("div", "hubgeo-place-title", label("here")));
+  var list = element("ol", "hubgeo-place-list");
+  entries.forEach(function (entry) {
+    var item = element("li");
+    item.setAttribute("data-id", entry.id);
+    item.appendChild(element("span", "hubgeo-marker hubgeo-" + (entry.type === "museum" ? "museum" : "club")));
+    var button = element("button", "hubgeo-item-name", entry.name);
+    button.type = "button";
+    button.addEventListener("click", function () { openServedOrganization(entry.id, false, latlng); });
+    item.appendChild(button);
+    list.appendChild(item);
+  });
+  box.appendChild(list);
+  if (count > entries.length) box.appendChild(element("p", "hubgeo-place-more", label("more").replace("{n}", String(count - entries.length))));
+  L.popup(popupOptions()).setLatLng(latlng).setContent(box).openOn(map);
+}
+
+/** The popup of an organization, with its details from the server in the chosen language (once per
+ *  language). `move`: the map first goes to it, close enough to tell it from its neighbours. */
+function openServedOrganization(id, move, at) {
+  function show() {
+    var f = featureOf(id);
+    if (!f) return;
+    var c = f.geometry.coordinates, latlng = at || inView(c[1], c[0]);
+    if (move) {
+      map.setView(latlng, Math.max(map.getZoom(), 14), {animate: false});
+      latlng = inView(c[1], c[0]);
+    }
+    L.popup(L.extend(popupOptions(), {offset: L.point(0, -4)})).setLatLng(latlng).setContent(popupContent(id)).openOn(map);
+  }
+  if ((propertiesByLanguage[language] || {})[id] && featureOf(id)) { show(); return; }
+  fetchJSON("/api/organizations/" + encodeURIComponent(id) + (language ? "?lang=" + encodeURIComponent(language) : ""), function (collection) {
+    rememberFeatures(collection, language);
+    (collection.features || []).forEach(function (f) { listedById[String(f.id)] = f; });
+    show();
+  });
 }
 
 function refreshAfterLanguageChange() {
-  if (config.mode === "server") { loadView(); } else { clusters.refreshClusters(); }
+  if (config.mode !== "server") clusters.refreshClusters();
   map.closePopup();
   if (!results.hidden) runSearch();
   if (pinPoint && !nearBox.hidden) fillList(nearList, Array.prototype.map.call(nearList.children, function (li) {
@@ -427,10 +590,12 @@ function refreshAfterLanguageChange() {
 
 applyLabels();
 if (config.mode === "server") {
+  map.removeLayer(clusters);
+  itemLayer.addTo(map);
   var e = config.extent;
   if (e) { map.fitBounds([[e[1], e[0]], [e[3], e[2]]], {padding: [20, 20], maxZoom: 12}); } else { map.setView([20, 0], 2); }
-  map.on("moveend", loadView);
-  loadView();
+  map.on("moveend", scheduleView);
+  loadClusters();
 } else {
   var first = null;
   Object.keys(config.collections).forEach(function (lang) {
@@ -448,7 +613,7 @@ if (config.mode === "server") {
 }
 
 window.hubgeo = {map: map, clusters: clusters, markers: function () { return markersById; }, distance: geodesicDistance,
-  language: function () { return language; }, fold: fold};
+  language: function () { return language; }, fold: fold, view: function () { return viewState; }};
 }());
 """#
 }

@@ -3,9 +3,18 @@
 python3-selenium) and prints what it saw as JSON on stdout; the Swift tests assert on it.
 
 Usage: map_browser.py URL --screenshot PNG [--offline] [--switch-language] [--search TEXT ...]
-                      [--click LAT,LON[,ZOOM] ...] [--open-search TEXT] [--open-results TEXT] [--deadline SECONDS]
+                      [--click LAT,LON[,ZOOM] ...] [--open-search TEXT] [--open-results TEXT]
+                      [--click-cluster] [--open-group LAT,LON,ZOOM] [--city LAT,LON,ZOOM] [--deadline SECONDS]
 
-- clusters: the numbers on the cluster icons and the single markers shown after the page fits its data;
+- clusters: the counts of the cluster icons (and co-located groups) and the single markers shown after
+  the page fits its data (a served page: once the clusters of that view are shown);
+- served: for a served page, its view as the page holds it (zoom, items, the organizations they count)
+  and when it was first shown (milliseconds after navigation started);
+- clusterClick: with --click-cluster, the biggest cluster of the first view that splits within the map's
+  zooms is clicked: the cluster, then the zoom and the items once the new view is shown;
+- group: with --open-group, the map goes to LAT,LON at ZOOM, the co-located group marker nearest that point
+  is clicked: its count, the names its list shows, and the popup's name after clicking the first;
+- city: with --city, the map goes to LAT,LON at ZOOM and the view is timed until shown (milliseconds);
 - screenshot: saved to PNG, with the share of pixels the markers draw and of the land colour;
 - popup: a single marker clicked, its data-id and the popup's name, Level 1 town and localized line;
 - language: with --switch-language, the second language chosen and the same popup's localized line again;
@@ -53,6 +62,9 @@ def main():
     parser.add_argument("--click", action="append", default=[])
     parser.add_argument("--open-search")
     parser.add_argument("--open-results")
+    parser.add_argument("--click-cluster", action="store_true")
+    parser.add_argument("--open-group")
+    parser.add_argument("--city")
     parser.add_argument("--deadline", type=float, default=150)
     args = parser.parse_args()
     try:
@@ -90,18 +102,34 @@ def main():
         driver.set_window_size(1200, 800)
         driver.get(args.url)
         wait = WebDriverWait(driver, 30)
-        wait.until(lambda d: d.execute_script(
-            "return !!window.hubgeo && document.querySelectorAll('.leaflet-marker-pane .leaflet-marker-icon').length > 0"))
-        time.sleep(1.0)  # cluster animations
+        # A served page has shown its view when the answer to its last request is drawn.
+        shown = """
+            var view = window.hubgeo && window.hubgeo.view ? window.hubgeo.view() : null;
+            return !!window.hubgeo && (!view || view.requested === 0 || view.shown === view.requested) &&
+                document.querySelectorAll('.leaflet-marker-pane .leaflet-marker-icon').length > 0;
+        """
+        wait.until(lambda d: d.execute_script(shown))
+        time.sleep(1.0)  # cluster animations; a served page's debounce
+
+        def served_view():
+            return driver.execute_script("var v = window.hubgeo.view(); return v.requested ? v : null;")
+
+        def wait_for_view(previous):
+            wait.until(lambda d: d.execute_script(
+                "var v = window.hubgeo.view(); return v.requested > arguments[0] && v.shown === v.requested;", previous))
+            time.sleep(0.3)
+            return served_view()
 
         def clusters():
             return driver.execute_script("""
                 var numbers = [], singles = 0;
-                document.querySelectorAll('.leaflet-marker-pane .marker-cluster span').forEach(function (s) { numbers.push(Number(s.textContent)); });
+                document.querySelectorAll('.leaflet-marker-pane .marker-cluster').forEach(function (m) {
+                    numbers.push(m.hasAttribute('data-count') ? Number(m.getAttribute('data-count')) : Number(m.textContent)); });
                 document.querySelectorAll('.leaflet-marker-pane .hubgeo-marker[data-id]').forEach(function () { singles += 1; });
                 return {clusterCounts: numbers, singleMarkers: singles};
             """)
         result["clusters"] = clusters()
+        result["served"] = served_view()
         initial = driver.execute_script("var c = window.hubgeo.map.getCenter(); return [c.lat, c.lng, window.hubgeo.map.getZoom()];")
         driver.save_screenshot(args.screenshot)
         bare = args.screenshot + ".without-markers.png"
@@ -127,12 +155,13 @@ def main():
             driver.execute_script("window.hubgeo.map.closePopup();")
             time.sleep(0.3)
 
-        marker = driver.find_element(By.CSS_SELECTOR, ".leaflet-marker-pane .hubgeo-marker[data-id]")
-        marker_id = marker.get_attribute("data-id")
-        marker.click()
-        result["popup"] = dict(popup(), id=marker_id)
+        singles = driver.find_elements(By.CSS_SELECTOR, ".leaflet-marker-pane .hubgeo-marker[data-id]")
+        marker_id = singles[0].get_attribute("data-id") if singles else None
+        if singles:  # a view of many organizations may show clusters only
+            singles[0].click()
+            result["popup"] = dict(popup(), id=marker_id)
 
-        if args.switch_language and result["languages"][1:]:
+        if args.switch_language and result["languages"][1:] and singles:
             close_popup()
             Select(driver.find_element(By.ID, "hubgeo-lang")).select_by_index(1)
             time.sleep(0.5)
@@ -182,6 +211,52 @@ def main():
                 result["openedResults"].append({"id": entry_id, "listed": listed, "popup": shown["name"], "text": shown["text"]})
                 close_popup()
             search.clear()
+
+        if args.click_cluster:
+            view = served_view()
+            zoom_limit = driver.execute_script("return window.hubgeo.map.getMaxZoom();")
+            candidates = sorted((item for item in view["items"] if item["kind"] == "cluster" and item["expansionZoom"] <= zoom_limit),
+                                key=lambda item: -item["count"])
+            target = candidates[0]
+            driver.find_element(By.CSS_SELECTOR, ".hubgeo-cluster[data-cluster-id='%s']" % target["id"]).click()
+            after = wait_for_view(view["requested"])
+            result["clusterClick"] = {"cluster": target, "zoom": after["zoom"], "mapZoom": driver.execute_script("return window.hubgeo.map.getZoom();"),
+                                      "items": after["items"]}
+
+        if args.open_group:
+            lat, lon, zoom = [float(x) for x in args.open_group.split(",")]
+            before = served_view()["requested"]
+            driver.execute_script("window.hubgeo.map.setView([arguments[0], arguments[1]], arguments[2], {animate: false});", lat, lon, int(zoom))
+            wait_for_view(before)
+            marker = driver.execute_script("""
+                var best = null, bestDistance = Infinity, map = window.hubgeo.map, target = map.latLngToContainerPoint([arguments[0], arguments[1]]);
+                document.querySelectorAll('.leaflet-marker-pane .hubgeo-group').forEach(function (m) {
+                    var r = m.getBoundingClientRect(), d = Math.hypot(r.left + r.width / 2 - target.x, r.top + r.height / 2 - target.y);
+                    if (d < bestDistance) { bestDistance = d; best = m; }
+                });
+                return best;
+            """, lat, lon)
+            marker.click()
+            wait.until(lambda d: d.execute_script("return document.querySelectorAll('.leaflet-popup-content .hubgeo-place li[data-id]').length > 0"))
+            listed = driver.execute_script("""
+                return {count: Number(arguments[0].getAttribute('data-count')),
+                        ids: Array.prototype.map.call(document.querySelectorAll('.leaflet-popup-content .hubgeo-place li[data-id]'), function (li) { return li.getAttribute('data-id'); }),
+                        names: Array.prototype.map.call(document.querySelectorAll('.leaflet-popup-content .hubgeo-place li .hubgeo-item-name'), function (b) { return b.textContent; })};
+            """, marker)
+            driver.find_element(By.CSS_SELECTOR, ".leaflet-popup-content .hubgeo-place li[data-id] button").click()
+            wait.until(lambda d: d.execute_script("return !!document.querySelector('.leaflet-popup-content .hubgeo-popup-name')"))
+            listed["firstPopup"] = popup()["name"]
+            close_popup()
+            result["group"] = listed
+
+        if args.city:
+            lat, lon, zoom = [float(x) for x in args.city.split(",")]
+            before = served_view()["requested"]
+            start = driver.execute_script("var t = performance.now(); window.hubgeo.map.setView([arguments[0], arguments[1]], arguments[2], {animate: false}); return t;",
+                                          lat, lon, int(zoom))
+            after = wait_for_view(before)
+            result["city"] = {"milliseconds": after["shownAt"] - start, "zoom": after["zoom"], "organizations": after["organizations"],
+                              "items": len(after["items"])}
 
         result["clicks"] = []
         map_element = driver.find_element(By.ID, "map")
