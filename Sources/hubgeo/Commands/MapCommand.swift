@@ -13,6 +13,8 @@ struct MapCommand: ParsableCommand {
             lists the 10 nearest organizations. Online it shows OpenStreetMap tiles.
             Languages: --lang en,nl; by default every language the geocode cache holds (hubgeo localize).
             Filters as in export: --type, --near LAT LON --km R, --bbox MINLAT MINLON MAXLAT MAXLON, --search TEXT.
+            A page holds at most --max-organizations (default \(MapCommand.defaultLimit)): past that a browser takes \
+            seconds to open it, and hubgeo serve, which clusters on the server and loads only the view, is the map to use.
             Examples: hubgeo map -o map.html --lang en,nl
                       hubgeo map --near 51.4 5.4 --km 50 -o eindhoven.html
             """)
@@ -28,6 +30,12 @@ struct MapCommand: ParsableCommand {
         valueName: "xx[,yy]"))
     var languages: String?
 
+    @Option(name: .customLong("max-organizations"), help: ArgumentHelp(
+        "The most organizations the page may hold (1 to 1000000000; default \(MapCommand.defaultLimit)).",
+        discussion: "More are refused: a browser opens such a page slowly or not at all; hubgeo serve shows any number.",
+        valueName: "n"))
+    var maxOrganizations: Int = MapCommand.defaultLimit
+
     @OptionGroup var selectionOptions: SelectionOptions
 
     @OptionGroup var database: DatabaseOptions
@@ -35,6 +43,7 @@ struct MapCommand: ParsableCommand {
     func validate() throws {
         if let languages { _ = try LanguageList.parse(languages) }
         if output.isEmpty { throw ValidationError("-o needs a file name, or - for standard output") }
+        try CountBounds.check(maxOrganizations, "--max-organizations", minimum: 1)
     }
 
     func run() throws {
@@ -51,7 +60,10 @@ struct MapCommand: ParsableCommand {
                 let result = try MapGeoJSON.collection(store, selectionOptions.selection, type: selectionOptions.type,
                                                        localization: language.flatMap { language in
                                                            nominatim.map { LocalizationSource(language: language, configuration: $0) }
-                                                       })
+                                                       }, cap: maxOrganizations)
+                if result.truncated {
+                    throw TooManyForAPage(limit: maxOrganizations, count: try store.count(selectionOptions.selection, filter: OrganizationFilter(type: selectionOptions.type)))
+                }
                 collections.append((language, result.json))
                 count = result.count
             }
@@ -69,6 +81,28 @@ struct MapCommand: ParsableCommand {
         if !sink.isStandardStream {
             let languagesNote = chosen.isEmpty ? "no language" : chosen.compactMap { $0 }.joined(separator: ", ")
             Console.note("Wrote \(output): \(count) organization\(count == 1 ? "" : "s"), \(languagesNote), \(html.utf8.count) bytes.")
+        }
+    }
+}
+
+extension MapCommand {
+    /// The most organizations a page holds by default. Measured in headless Chromium on this
+    /// project's machine (BENCHMARKS.md, "The map page in a browser"): the page opens its first
+    /// complete view in about a second at 10,000 organizations and takes several seconds past
+    /// 50,000, where Leaflet.markercluster builds its clusters from every point in the browser.
+    static let defaultLimit = 50_000
+
+    /// A selection too big for one page.
+    struct TooManyForAPage: LocalizedError {
+        var limit: Int
+        var count: Int
+
+        var errorDescription: String? {
+            let grouped = { (number: Int) in number.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
+            return "\(grouped(count)) organizations are more than one page holds well (--max-organizations \(grouped(limit))): "
+                + "a browser would take long to open it, if it opens it at all. Serve them instead (hubgeo serve: clusters "
+                + "computed by the server, only the view loaded), narrow the selection (--bbox, --near, --search, --type), "
+                + "or raise --max-organizations. Nothing was written."
         }
     }
 }
