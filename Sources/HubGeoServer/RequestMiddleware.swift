@@ -30,15 +30,25 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 /// The request log on stderr: one line per request.
 enum RequestLog {
     static func write(method: String, target: String, status: Int, bytes: Int?, milliseconds: Double) {
+        let tenths = Int((milliseconds * 10).rounded())
         let line = "\(timestamp()) \(method) \(target.prefix(300)) \(status) \(bytes.map { "\($0)B" } ?? "-") "
-            + String(format: "%.1fms", milliseconds) + "\n"
+            + "\(tenths / 10).\(tenths % 10)ms\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 
+    /// The time now as RFC 3339 in UTC with milliseconds (`2026-11-22T20:13:15.042Z`), formatted by
+    /// hand: a date formatter made per line cost more than the rest of a small request.
     static func timestamp() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var parts = tm()
+        var seconds = now.tv_sec
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let milliseconds = Int(now.tv_nsec / 1_000_000)
+        let fraction = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):"
+            + "\(two(parts.tm_sec)).\(fraction)Z"
     }
 }
 
