@@ -8,10 +8,12 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the map page and a read-only GeoJSON API over HTTP.",
         discussion: """
-            GET / is the map (it loads the organizations in view); the API answers GeoJSON as export writes it:
+            GET / is the map (it loads the clusters of the view); the API answers GeoJSON:
+              /api/clusters?bbox=WEST,SOUTH,EAST,NORTH&zoom=Z   (clusters with count, bbox and expansionZoom)
               /api/near?lat=&lon=&km=  or  &nearest=N      /api/bbox?minlat=&minlon=&maxlat=&maxlon=
               /api/search?q=      /api/organizations/{id}      /api/stats
-            with lang= and type= where they fit. At most --max-features per answer ("truncated": true past it).
+            the last five as export writes it, with lang= and type= where they fit. At most --max-features per answer \
+            ("truncated": true past it). Answers carry an ETag (If-None-Match: 304) and are gzipped when accepted.
             Listens on 127.0.0.1:8080 unless told otherwise: --host/--port, else $HUBGEO_HOST/$HUBGEO_PORT, \
             else host = / port = in the config file. Stops on Ctrl-C (SIGINT) or SIGTERM. One line per request on stderr.
             """)
