@@ -17,9 +17,16 @@ For each size N (synthetic data from generate.py, seeded), on the release build:
            vs Datasette (PyPI datasette, in a virtual environment under the work folder) on the same
            SpatiaLite file, its JSON API running the equivalent SQL (the R*Tree box, then the exact
            ellipsoidal distance, nearest first, the same columns); throughput, p50 and p99 latency, errors
+  clusters the map at the largest size: the cluster index built from the same points (hubgeo-cluster-bench),
+           `hubgeo serve`'s start with the index the import stored and without one, /api/clusters under wrk
+           over a mix of world, continent, country and city views vs the request datasette-cluster-map
+           (PyPI) makes for its map, both pages in headless Chromium (Benchmarks/browser.py: the first
+           complete view, a city view; the peer's first markers and "load all"), and `hubgeo map` pages of
+           --map-sizes organizations opened in Chromium (where a browser starts to struggle)
 Each measure runs --runs times (the full scans fewer at 1M); the median counts. Every pair must
 agree (same organizations for the queries, same count for imports and exports), else it fails.
-Writes the table to stdout and to BENCHMARKS.md with a description of the machine.
+Writes the tables to stdout and to BENCHMARKS.md with a description of the machine; a run of some
+sections replaces only their tables there (each sits between `<!-- bench:NAME -->` markers).
 """
 import argparse
 import json
@@ -136,10 +143,12 @@ def degrees_for(km, latitude):
 
 
 def bench_size(n, args):
-    """The core measures of one size, then the server's (`--sections`)."""
+    """The core measures of one size, then the server's and, at the largest size, the map's (`--sections`)."""
     rows = bench_core(n, args) if "core" in args.sections else []
     if "server" in args.sections:
         SERVER_ROWS.extend(bench_server(n, args))
+    if "clusters" in args.sections and n == max(args.size_list):
+        bench_clusters(n, args)
     return rows
 
 
@@ -192,9 +201,10 @@ def fetch_json(url):
         return json.loads(response.read())
 
 
-def wrk(url, clients, seconds):
+def wrk(url, clients, seconds, script=None):
     """wrk's throughput, p50, p99 (seconds) and error count (socket errors and non-2xx answers)."""
-    out = subprocess.run(["wrk", "-t", "2", "-c", str(clients), "-d", f"{seconds}s", "--latency", "--timeout", "10s", url],
+    out = subprocess.run(["wrk", "-t", "2", "-c", str(clients), "-d", f"{seconds}s", "--latency", "--timeout", "10s"]
+                         + (["-s", script] if script else []) + [url],
                          capture_output=True, text=True, check=True).stdout
     def duration(text):
         value, unit = re.match(r"([\d.]+)(us|ms|s|m)", text).groups()
@@ -212,14 +222,218 @@ def datasette_binary():
     venv = os.path.join(WORK, "datasette-venv")
     binary = os.path.join(venv, "bin", "datasette")
     python = os.path.join(venv, "bin", "python")
-    ready = os.path.exists(binary) and subprocess.run([python, "-c", "import pysqlite3"], capture_output=True).returncode == 0
+    ready = os.path.exists(binary) and subprocess.run([python, "-c", "import pysqlite3, datasette_cluster_map"],
+                                                      capture_output=True).returncode == 0
     if not ready:
         if not os.path.exists(python):
             subprocess.run([sys.executable, "-m", "venv", venv], check=True)
         # pysqlite3-binary: an SQLite that can load SpatiaLite (Debian's Python sqlite3 module cannot);
         # Datasette uses it when it is installed.
-        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "datasette==0.65.5", "pysqlite3-binary==0.5.4.post2"], check=True)
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "datasette==0.65.5", "pysqlite3-binary==0.5.4.post2",
+                        "datasette-cluster-map==0.18.2"], check=True)
     return binary
+
+
+CLUSTER_ROWS = []
+CLUSTER_WRK_ROWS = []
+BROWSER_ROWS = []
+MAP_PAGE_ROWS = []
+
+
+def web_mercator_view(lat, lon, zoom, width=1280, height=800):
+    """The box (west, south, east, north) of a width × height page centred on lat, lon at zoom, as the page asks for it."""
+    scale = 256 * 2 ** zoom
+    x = (lon + 180) / 360 * scale
+    y = (0.5 - math.log(math.tan(math.pi / 4 + math.radians(max(-85.0511, min(85.0511, lat))) / 2)) / (2 * math.pi)) * scale
+    def latitude(py):
+        py = max(0, min(scale, py))
+        return math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * py / scale))))
+    if width >= scale:
+        return -180.0, -90.0, 180.0, 90.0
+    west, east = (x - width / 2) / scale * 360 - 180, (x + width / 2) / scale * 360 - 180
+    wrap = lambda v: (v + 180) % 360 - 180
+    south, north = latitude(y + height / 2), latitude(y - height / 2)
+    return wrap(west), -90.0 if south <= -85.05 else south, wrap(east), 90.0 if north >= 85.05 else north
+
+
+def wrk_paths(url_base, paths, clients, seconds, headers=None):
+    """wrk over a list of paths taken in turn (a Lua script), with optional headers."""
+    script = os.path.join(WORK, "paths.lua")
+    with open(script, "w") as f:
+        f.write("local paths = {" + ",".join(json.dumps(p) for p in paths) + "}\n")
+        f.write("local i = math.random(#paths)\n")
+        for name, value in (headers or {}).items():
+            f.write(f"wrk.headers[{json.dumps(name)}] = {json.dumps(value)}\n")
+        f.write("request = function()\n  i = i % #paths + 1\n  return wrk.format('GET', paths[i])\nend\n")
+    return wrk(url_base + paths[0], clients, seconds, script=script)
+
+
+def start_serve(args, hub, port, log_name):
+    """hubgeo serve on the file; the seconds until it listens (what a user waits for at start)."""
+    log = open(os.path.join(WORK, log_name), "w")
+    start = time.perf_counter()
+    server = subprocess.Popen([args.hubgeo, "serve", "--db", hub, "--port", str(port)], env=ENV,
+                              stdout=subprocess.DEVNULL, stderr=log)
+    wait_for(f"http://127.0.0.1:{port}/api/stats", server, seconds=300)
+    return server, log, time.perf_counter() - start
+
+
+def stop(process, log, signal_number=2):
+    process.send_signal(signal_number)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    log.close()
+
+
+def browser(mode, target, count, *extra, deadline=120):
+    out = subprocess.run([sys.executable, os.path.join(HERE, "browser.py"), mode, target, str(count), "--deadline", str(deadline)]
+                         + list(extra), capture_output=True, text=True, timeout=deadline + 180)
+    try:
+        return json.loads(out.stdout)
+    except ValueError:
+        raise BenchError(f"browser.py {mode} {target}: {out.stderr[-1500:]}")
+
+
+def bench_clusters(n, args):
+    """The map at n organizations (see the module's description)."""
+    import random
+    import sqlite3
+    import urllib.parse
+    sys.path.insert(0, HERE)
+    import generate
+    folder = os.path.join(WORK, str(n))
+    # The database: imported now when missing, and that import timed (it builds and stores the index).
+    hub = os.path.join(folder, "hub.sqlite")
+    had = os.path.exists(hub)
+    started = time.perf_counter()
+    hub, lat, lon = prepared(n, args)
+    if not had:
+        CLUSTER_ROWS.append(("hubgeo import (with the cluster index)", n, time.perf_counter() - started, None, None))
+    points = generate.generate(n, args.seed)
+
+    # The index alone, from the same points, in its own process: time and peak memory.
+    points_file = os.path.join(folder, "points.bin")
+    import struct
+    with open(points_file, "wb") as f:
+        f.write(b"".join(struct.pack("<dd", *p) for p in points))
+    builds = []
+    for _ in range(args.runs):
+        _, rss, out = run([args.cluster_bench, "points", points_file], stdout=subprocess.PIPE)
+        seconds = float(re.search(r"build ([\d.]+) s", out).group(1))
+        count = int(re.search(r"organizations (\d+)", out).group(1))
+        if count != n:
+            raise BenchError(f"cluster index of {count} organizations, expected {n}")
+        builds.append((seconds, rss))
+    CLUSTER_ROWS.append(("build the cluster index (hubgeo-cluster-bench)", n, statistics.median(b[0] for b in builds),
+                         max(b[1] for b in builds), "supercluster 9 (JavaScript, its published figure): 5.9 s, 444 MB"))
+
+    # serve's start: the stored index loaded, and, on a copy without it (an older database), built from the rows.
+    bare = os.path.join(folder, "hub-without-index.sqlite")
+    if not os.path.exists(bare):
+        shutil.copyfile(hub, bare + ".tmp")
+        connection = sqlite3.connect(bare + ".tmp")
+        connection.execute("DROP TABLE cluster_index")
+        connection.execute("DELETE FROM grdb_migrations WHERE identifier = 'v4 cluster index'")
+        connection.commit()
+        connection.close()
+        os.replace(bare + ".tmp", bare)
+    for name, database in (("hubgeo serve start, index stored by the import", hub),
+                           ("hubgeo serve start, index built from the rows", bare)):
+        starts = []
+        for _ in range(args.runs):
+            server, log, seconds = start_serve(args, database, free_port(), "serve-start.log")
+            stop(server, log)
+            starts.append(seconds)
+        CLUSTER_ROWS.append((name, n, statistics.median(starts), None, None))
+
+    # The views: a 1280 × 800 page at the zoom of each kind, centred on random organizations.
+    rng = random.Random(args.seed)
+    kinds = [("world", 1), ("continent", 4), ("country", 7), ("city", 12)]
+    paths = []
+    for name, zoom in kinds:
+        for _ in range(100):
+            plat, plon = points[rng.randrange(len(points))]
+            box = web_mercator_view(plat, plon, zoom)
+            paths.append("/api/clusters?bbox=" + ",".join(f"{v:.5f}" for v in box) + f"&zoom={zoom}")
+    city_lat, city_lon = points[0]
+
+    port = free_port()
+    server, log, _ = start_serve(args, hub, port, "serve-clusters.log")
+    try:
+        base = f"http://127.0.0.1:{port}"
+        world = fetch_json(base + paths[0])
+        total = sum(f["properties"]["count"] for f in world["features"])
+        if total != n:
+            raise BenchError(f"/api/clusters world view counts {total}, expected {n}")
+        sizes = {}
+        for name, zoom in kinds:
+            answers = [fetch_json(base + p) for p in paths if p.endswith(f"&zoom={zoom}")][:20]
+            sizes[name] = statistics.median(len(a["features"]) for a in answers)
+        for label, headers in (("gzip", {"Accept-Encoding": "gzip"}), ("identity", None)):
+            result = wrk_paths(base, paths, args.clients, args.seconds, headers)
+            CLUSTER_WRK_ROWS.append((f"hubgeo /api/clusters, {label}", n,
+                                     "/".join(f"{sizes[k]:.0f}" for k, _ in kinds)) + result)
+        served = browser("served", base + "/", n, "--city", f"{city_lat},{city_lon},12",
+                         "--screenshot", os.path.join(WORK, "served-world.png"))
+        if "error" in served:
+            raise BenchError(f"the served page: {served['error']}")
+        if served["firstView"]["organizations"] != n:
+            raise BenchError(f"the served page's first view counts {served['firstView']['organizations']}, expected {n}")
+        BROWSER_ROWS.append(("hubgeo serve: first complete whole-world view", n, served["firstView"]["ms"] / 1000,
+                             f"{served['firstView']['items']} clusters adding up to {n:,}"))
+        BROWSER_ROWS.append(("hubgeo serve: a city view (zoom 12) after the jump", n, served["city"]["ms"] / 1000,
+                             f"{served['city']['items']} items"))
+    finally:
+        stop(server, log)
+
+    # The peer: Datasette with datasette-cluster-map on the same file.
+    port = free_port()
+    log = open(os.path.join(WORK, "datasette-cluster-map.log"), "w")
+    peer = subprocess.Popen([datasette_binary(), "serve", hub, "--port", str(port), "--load-extension", "spatialite",
+                             "--setting", "sql_time_limit_ms", "10000"], stdout=log, stderr=log)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for(base + "/-/versions.json", peer, seconds=120)
+        if "datasette-cluster-map" not in json.dumps(fetch_json(base + "/-/plugins.json")):
+            raise BenchError("datasette-cluster-map is not installed in the Datasette environment")
+        database = os.path.splitext(os.path.basename(hub))[0]
+        request = f"/{database}/organization.json?_size=max&_labels=on&_extra=count&_extra=next_url&_shape=objects"
+        rows = fetch_json(base + request)["rows"]
+        result = wrk(base + request, args.clients, args.seconds)
+        CLUSTER_WRK_ROWS.append(("Datasette: datasette-cluster-map's request for its map", n, f"{len(rows)} rows") + result)
+        page = browser("datasette", f"{base}/{database}/organization", n, deadline=args.browser_deadline)
+        if "error" in page or not page.get("firstMarkersMs"):
+            raise BenchError(f"datasette-cluster-map's page: {page}")
+        first_page = page.get("firstPage") or (0, n)
+        BROWSER_ROWS.append(("datasette-cluster-map: first markers", n, page["firstMarkersMs"] / 1000,
+                             f"{first_page[0]:,} of {first_page[1]:,} rows"))
+        loaded = page.get("loadedAtDeadline")
+        BROWSER_ROWS.append(("datasette-cluster-map: \"load all\"", n, page["allMs"] / 1000 if page.get("allMs") else None,
+                             "every row" if page.get("allMs") else
+                             f"not done after {args.browser_deadline} s: {loaded[0]:,} of {loaded[1]:,} rows" if loaded else "not done"))
+    finally:
+        peer.terminate()
+        try:
+            peer.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            peer.kill()
+        log.close()
+
+    # hubgeo map pages: their size, and how long Chromium takes to show them whole.
+    for size in args.map_size_list:
+        sub = os.path.join(WORK, f"map-{size}")
+        level1 = os.path.join(sub, "bench.level1.json")
+        db = os.path.join(sub, "hub.sqlite")
+        if not os.path.exists(db):
+            subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), "--count", str(size), "--seed", str(args.seed),
+                            "--out", sub], check=True)
+            run([args.hubgeo, "import", level1, "--db", db])
+        page = os.path.join(sub, "map.html")
+        seconds, rss, _ = run([args.hubgeo, "map", "-o", page, "--db", db, "--max-organizations", str(size)])
+        opened = browser("embedded", page, size, deadline=args.browser_deadline)
+        MAP_PAGE_ROWS.append((size, os.path.getsize(page), seconds, rss, opened))
 
 
 def bench_server(n, args):
@@ -439,53 +653,113 @@ def main():
     parser.add_argument("--hubgeo", default=os.path.join(ROOT, ".build", "release", "hubgeo"))
     parser.add_argument("--bench", default=os.path.join(ROOT, ".build", "release", "hubgeo-bench"))
     parser.add_argument("--out", default=os.path.join(ROOT, "BENCHMARKS.md"))
-    parser.add_argument("--sections", default="core,server", help="core (import, queries, exports), server (hubgeo serve vs Datasette)")
+    parser.add_argument("--sections", default="core,server,clusters",
+                        help="core (import, queries, exports), server (hubgeo serve vs Datasette), clusters (the map)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent wrk connections for the server section")
     parser.add_argument("--seconds", type=int, default=10, help="seconds of load per server")
+    parser.add_argument("--cluster-bench", default=os.path.join(ROOT, ".build", "release", "hubgeo-cluster-bench"))
+    parser.add_argument("--map-sizes", default="10000,50000,100000,200000", help="hubgeo map pages opened in Chromium")
+    parser.add_argument("--browser-deadline", type=int, default=120, help="seconds a page may take in Chromium")
     ARGS = args = parser.parse_args()
     WORK = args.work
     os.makedirs(WORK, exist_ok=True)
     args.sections = set(args.sections.split(","))
-    for tool in ("ogr2ogr", "spatialite", "/usr/bin/time") + (("wrk",) if "server" in args.sections else ()):
+    needed = ("/usr/bin/time",) + (("ogr2ogr", "spatialite") if "core" in args.sections else ()) + (
+        ("wrk",) if args.sections & {"server", "clusters"} else ()) + (("chromium", "chromedriver") if "clusters" in args.sections else ())
+    for tool in needed:
         if not shutil.which(tool):
-            raise BenchError(f"{tool} is missing (make bench installs gdal-bin, spatialite-bin and time)")
+            raise BenchError(f"{tool} is missing (make bench installs gdal-bin, spatialite-bin, time, wrk, chromium and chromium-driver)")
     sizes = [int(size) for size in args.sizes.replace(" ", ",").split(",") if size]
+    args.size_list = sizes
+    args.map_size_list = [int(size) for size in args.map_sizes.split(",") if size]
     rows = []
     for n in sizes:
         print(f"bench: {n:,} organizations ...", file=sys.stderr, flush=True)
         rows += bench_size(n, args)
-    header = "| measure | organizations | hubgeo | peer | peer time | hubgeo ÷ peer | hubgeo peak RSS |"
-    lines = [header, "|---|---:|---:|---|---:|---:|---:|"]
-    for name, n, mine, theirs, peer, rss in rows:
-        ratio = mine / theirs if theirs else float("nan")
-        ratio_text = f"{ratio:.2f}" if ratio >= 0.01 else f"1/{1 / ratio:,.0f}"
-        lines.append(f"| {name} | {n} | {seconds(mine)} | {peer} | {seconds(theirs)} | {ratio_text} | "
-                     f"{'' if rss is None else f'{rss:.0f} MiB'} |")
-    table = "\n".join(lines) if rows else ""
-    if SERVER_ROWS:
+    when = (f"Written by `make bench` (Benchmarks/run.py) on {time.strftime('%Y-%m-%d')}: sizes {', '.join(f'{n:,}' for n in sizes)}, "
+            f"median of {args.runs} runs, seed {args.seed}.")
+    about_machine = "\n".join(machine())
+    sections = {}
+    if "core" in args.sections:
+        header = "| measure | organizations | hubgeo | peer | peer time | hubgeo ÷ peer | hubgeo peak RSS |"
+        lines = [header, "|---|---:|---:|---|---:|---:|---:|"]
+        for name, n, mine, theirs, peer, rss in rows:
+            ratio = mine / theirs if theirs else float("nan")
+            ratio_text = f"{ratio:.2f}" if ratio >= 0.01 else f"1/{1 / ratio:,.0f}"
+            lines.append(f"| {name} | {n} | {seconds(mine)} | {peer} | {seconds(theirs)} | {ratio_text} | "
+                         f"{'' if rss is None else f'{rss:.0f} MiB'} |")
+        sections["core"] = (
+            when + " (The full scans at 1,000,000: one run.)\n"
+            "Ratios below 1 mean hubgeo takes less time. In-process rows time the query alone (the indexed\n"
+            "`OrganizationStore` query against the fastest full scan of the same database: one SELECT of id,\n"
+            "latitude and longitude, a haversine test in Swift, exact distances for the survivors); exports\n"
+            "are compared with ogr2ogr writing the same properties; end-to-end rows time a process\n"
+            "from start to exit. Every pair was checked to return the same organizations (queries) or the same\n"
+            "number (imports, exports).\n\n" + about_machine + "\n\n" + "\n".join(lines))
+    if "server" in args.sections:
         server_lines = ["| server | organizations | features per answer | requests/s | p50 | p99 | requests | errors |",
                         "|---|---:|---:|---:|---:|---:|---:|---:|"]
         for name, n, found, rate, p50, p99, requests, errors in SERVER_ROWS:
             server_lines.append(f"| {name} | {n:,} | {found:,} | {rate:,.0f} | {seconds(p50)} | {seconds(p99)} | {requests:,} | {errors} |")
-        table += ("\n\n" if table else "") + (
+        ratios = [f"{a[3] / b[3]:.1f}× at {a[1]:,}" for a, b in zip(SERVER_ROWS[0::2], SERVER_ROWS[1::2])]
+        sections["server"] = (
+            when + "\n\n" + about_machine + "\n\n"
             f"Server under load: wrk, {args.clients} connections for {args.seconds} s each, on loopback, against\n"
             "`/api/near?lat=..&lon=..&km=20` around the first generated organization, and Datasette's JSON API running the\n"
-            "equivalent SQL on the same file (same organizations in the same order, checked before the load).\n\n"
-            + "\n".join(server_lines))
-    print(table)
-    with open(args.out, "w") as f:
-        f.write("# Benchmarks\n\n")
-        f.write(f"Written by `make bench` (Benchmarks/run.py) on {time.strftime('%Y-%m-%d')}: sizes {', '.join(f'{n:,}' for n in sizes)}, "
-                f"median of {args.runs} runs (the full scans at 1,000,000: one run), seed {args.seed}.\n"
-                "Ratios below 1 mean hubgeo takes less time. In-process rows time the query alone (the indexed\n"
-                "`OrganizationStore` query against the fastest full scan of the same database: one SELECT of id,\n"
-                "latitude and longitude, a haversine test in Swift, exact distances for the survivors); exports\n"
-                "are compared with ogr2ogr writing the same properties; end-to-end rows time a process\n"
-                "from start to exit. Every pair was checked to return the same organizations (queries) or the same\n"
-                "number (imports, exports).\n\n")
-        f.write("\n".join(machine()) + "\n\n")
-        f.write(table + "\n")
+            "equivalent SQL on the same file (same organizations in the same order, checked before the load).\n"
+            f"hubgeo's throughput over Datasette's: {', '.join(ratios)}.\n\n" + "\n".join(server_lines))
+    if "clusters" in args.sections and CLUSTER_ROWS:
+        n = max(sizes)
+        lines = [when + "\n\n" + about_machine + "\n",
+                 f"The map at {n:,} organizations. The cluster index from the same points as the import, in a process of its own",
+                 "(hubgeo-cluster-bench; peak RSS by GNU time); `hubgeo serve`'s start until it answers.\n",
+                 "| measure | organizations | time | peak RSS | reference |", "|---|---:|---:|---:|---|"]
+        for name, count, value, rss, reference in CLUSTER_ROWS:
+            lines.append(f"| {name} | {count:,} | {seconds(value)} | {'' if rss is None else f'{rss:.0f} MiB'} | {reference or ''} |")
+        lines += ["", f"`/api/clusters` under wrk, {args.clients} connections for {args.seconds} s, over 400 views of a 1280 × 800 page",
+                  "(100 each of world at zoom 1, continent at 4, country at 7, city at 12, centred on random organizations; items per",
+                  "answer: median per kind), with and without `Accept-Encoding: gzip`; and the one request datasette-cluster-map",
+                  "makes for its map (the first rows of the table, whatever the view) under the same load on the same file.\n",
+                  "| server | organizations | items per answer | requests/s | p50 | p99 | requests | errors |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for name, count, found, rate, p50, p99, requests, errors in CLUSTER_WRK_ROWS:
+            lines.append(f"| {name} | {count:,} | {found} | {rate:,.0f} | {seconds(p50)} | {seconds(p99)} | {requests:,} | {errors} |")
+        lines += ["", "The pages in headless Chromium (1280 × 800, no tiles): from navigation to the view drawn.\n",
+                  "| page | organizations | time | what was shown |", "|---|---:|---:|---|"]
+        for name, count, value, shown in BROWSER_ROWS:
+            lines.append(f"| {name} | {count:,} | {'' if value is None else seconds(value)} | {shown} |")
+        lines += ["", "`hubgeo map` pages (all organizations inlined, clustered in the browser by Leaflet.markercluster): size,",
+                  "time to write, and the time Chromium takes from navigation until every marker is in the cluster group.\n",
+                  "| organizations | page | hubgeo map | its peak RSS | Chromium: every marker clustered |", "|---:|---:|---:|---:|---:|"]
+        for size, page_bytes, write_seconds, rss, opened in MAP_PAGE_ROWS:
+            shown = (seconds(opened["ms"] / 1000) if opened.get("ms") else
+                     f"not done after {args.browser_deadline} s ({opened.get('loaded', 0):,} markers)" if "error" not in opened else opened["error"][:80])
+            lines.append(f"| {size:,} | {page_bytes / 1e6:.1f} MB | {seconds(write_seconds)} | {rss:.0f} MiB | {shown} |")
+        sections["clusters"] = "\n".join(lines)
+    print("\n\n".join(sections.values()))
+    write_sections(args.out, sections)
     print(f"bench: wrote {args.out}", file=sys.stderr)
+
+
+SECTION_ORDER = ["core", "server", "clusters"]
+
+
+def write_sections(path, sections):
+    """Replaces the tables of the sections run between their markers in `path`, keeping the others."""
+    text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
+    for name in SECTION_ORDER:
+        if name not in sections:
+            continue
+        block = f"<!-- bench:{name} -->\n{sections[name]}\n<!-- /bench:{name} -->"
+        pattern = re.compile(rf"<!-- bench:{name} -->.*?<!-- /bench:{name} -->", re.S)
+        if pattern.search(text):
+            text = pattern.sub(lambda _: block, text)
+        else:
+            following = [f"<!-- bench:{later} -->" for later in SECTION_ORDER[SECTION_ORDER.index(name) + 1:] if f"<!-- bench:{later} -->" in text]
+            at = text.index(following[0]) if following else len(text)
+            text = text[:at].rstrip("\n") + "\n\n" + block + "\n" + ("\n" + text[at:] if following else "")
+    with open(path, "w") as f:
+        f.write(text.rstrip("\n") + "\n")
 
 
 if __name__ == "__main__":
