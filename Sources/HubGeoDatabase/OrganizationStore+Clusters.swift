@@ -118,11 +118,13 @@ extension OrganizationStore {
     /// version of every answer that depends on the organizations alone. Nil before any import.
     public func importVersion() throws -> String? {
         try database.read { db in
-            guard let row = try Row.fetchOne(db, sql: """
+            // Asked by every request of the server: prepared once per connection.
+            let statement = try db.cachedStatement(sql: """
                 SELECT id, imported_at || char(31) || source || char(31) || organizations || char(31) || added || char(31)
                     || changed || char(31) || removed
                 FROM import_run ORDER BY id DESC LIMIT 1
-                """) else { return nil }
+                """)
+            guard let row = try Row.fetchOne(statement) else { return nil }
             var hash = FNV1a()
             hash.addField(row[1] as String?)
             return "\(row[0] as Int64)-\(FNV1a.hex(hash.value))"

@@ -20,10 +20,11 @@ enum GzipEncoding {
         return gzip ?? wildcard ?? false
     }
 
-    /// `body` compressed, or nil when it is too short to be worth it.
+    /// `body` compressed, or nil when it is too short to be worth it. Level 2 of 9: JSON this
+    /// repetitive shrinks almost as much as at the default level 6, at about half the time.
     static func compress(_ body: ByteBuffer) throws -> ByteBuffer? {
         guard body.readableBytes >= minimumSize else { return nil }
         var input = body
-        return try input.compress(with: .gzip())
+        return try input.compress(with: .gzip(configuration: .init(compressionLevel: .compressionLevel2)))
     }
 }

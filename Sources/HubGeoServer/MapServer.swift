@@ -39,6 +39,8 @@ public final class MapServer: Sendable {
     /// What besides the data shapes an answer (the cap, where cached places come from, the
     /// version of hubgeo): part of every entity tag.
     let settingsTag: String
+    /// Cancels the answers that run past ``ServerSettings/requestTimeout``.
+    let watchdog: QueryWatchdog
 
     public init(store: OrganizationStore, settings: ServerSettings, assets: LeafletAssets,
                 localizationEndpoint: String = NominatimConfiguration.publicEndpoint.absoluteString,
@@ -47,6 +49,7 @@ public final class MapServer: Sendable {
         self.settings = settings
         self.localizationEndpoint = localizationEndpoint
         self.localizationZoom = localizationZoom
+        watchdog = QueryWatchdog(timeout: settings.requestTimeout)
         var hash = FNV1a()
         for field in [HubGeoVersion.current, String(settings.featureCap), localizationEndpoint, String(localizationZoom)] {
             hash.addField(field)
@@ -215,8 +218,8 @@ public final class MapServer: Sendable {
     }
 
     /// Runs `body` with a snapshot of the database within the request timeout; maps errors to
-    /// responses. Past the timeout the query is cancelled: SQLite stops it (`sqlite3_interrupt`)
-    /// and its connection returns to the pool, so slow requests hold up no others.
+    /// responses. Past the timeout the query is cancelled (``QueryWatchdog``): SQLite stops it
+    /// (`sqlite3_interrupt`) and its connection returns to the pool, so slow requests hold up no others.
     ///
     /// The entity tag: the snapshot's import version (``OrganizationStore/importVersion()``) and
     /// the server's settings, so that a request whose `If-None-Match` holds it gets a 304 before any
@@ -228,11 +231,9 @@ public final class MapServer: Sendable {
         let ifNoneMatch = request.headers[.ifNoneMatch]
         let localized = query.has("lang")
         let settingsTag = self.settingsTag
-        let timeout = settings.requestTimeout
-        let tooLate = APIError(status: 503, message: "the query took longer than \(timeout)", parameter: nil)
+        let tooLate = APIError(status: 503, message: "the query took longer than \(settings.requestTimeout)", parameter: nil)
         do {
-            let outcome = try await withThrowingTaskGroup(of: Outcome?.self) { group in
-                group.addTask {
+            let answered = try await watchdog.run {
                     try await self.store.snapshot { store -> Outcome in
                         guard let version = try store.importVersion() else { return .body(try body(query, store), tag: nil) }
                         var opaque = version + "." + settingsTag
@@ -248,16 +249,8 @@ public final class MapServer: Sendable {
                         let tag = EntityTag.weak(opaque)
                         return EntityTag.matches(ifNoneMatch, tag) ? .notModified(tag: tag) : .body(text, tag: tag)
                     }
-                }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return nil
-                }
-                let first = try await group.next()!
-                group.cancelAll()
-                guard let outcome = first else { throw tooLate }
-                return outcome
             }
+            guard let outcome = answered else { throw tooLate }
             switch outcome {
             case .body(let text, let tag):
                 return response(text, contentType: contentType, tag: tag, acceptEncoding: request.headers[.acceptEncoding])

@@ -403,8 +403,6 @@ function setMarkers(collection) {
 
 // ---- Server mode: the clusters of the view, from /api/clusters ----------------------------
 
-/** What the items of the last view said of organizations (name, nickName, type, town), by id. */
-var summaries = {};
 var itemMarkers = {};
 var itemLayer = L.layerGroup();
 var viewTimer = null, viewController = null, viewSequence = 0;
@@ -475,12 +473,10 @@ function itemMarker(f) {
       {"cluster-id": id, count: p.count, "expansion-zoom": p.expansionZoom}), keyboard: true, title: String(p.count)});
     marker.on("click", function () { openCluster(f); });
   } else if (p.kind === "colocated") {
-    (p.organizations || []).forEach(function (o) { summaries[String(o.id)] = o; });
     marker = L.marker(latlng, {icon: countIcon("marker-cluster hubgeo-group", p.count, {"group-id": id, count: p.count}),
       keyboard: true, title: (p.organizations || []).map(function (o) { return o.name; }).join(", ")});
     marker.on("click", function () { openGroup(f); });
   } else {
-    summaries[id] = p;
     var type = p.type === "museum" ? "museum" : "club";
     marker = L.marker(latlng, {
       icon: new HubIcon({className: "hubgeo-marker hubgeo-" + type, iconSize: [14, 14], html: "", featureId: id, featureType: type}),
