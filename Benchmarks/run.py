@@ -163,7 +163,7 @@ def prepared(n, args):
     hub = os.path.join(folder, "hub.sqlite")
     if not os.path.exists(hub) or int(sql(hub, "SELECT count(*) FROM organization").strip() or 0) != n:
         remove_db(hub)
-        run([args.hubgeo, "import", level1, "--db", hub])
+        IMPORTS[n] = run([args.hubgeo, "import", level1, "--db", hub])[:2]
     with open(geojson) as f:
         f.readline()
         first = json.loads(f.readline().rstrip().rstrip(","))
@@ -172,6 +172,8 @@ def prepared(n, args):
 
 
 SERVER_ROWS = []
+# The imports `prepared` made in this run: (seconds, peak RSS in MiB) by size.
+IMPORTS = {}
 
 
 def free_port():
@@ -306,12 +308,10 @@ def bench_clusters(n, args):
     import generate
     folder = os.path.join(WORK, str(n))
     # The database: imported now when missing, and that import timed (it builds and stores the index).
-    hub = os.path.join(folder, "hub.sqlite")
-    had = os.path.exists(hub)
-    started = time.perf_counter()
     hub, lat, lon = prepared(n, args)
-    if not had:
-        CLUSTER_ROWS.append(("hubgeo import (with the cluster index)", n, time.perf_counter() - started, None, None))
+    if n in IMPORTS:
+        CLUSTER_ROWS.append(("hubgeo import of the generated Level 1 file (it builds and stores the index)", n,
+                             IMPORTS[n][0], IMPORTS[n][1], None))
     points = generate.generate(n, args.seed)
 
     # The index alone, from the same points, in its own process: time and peak memory.
@@ -402,9 +402,12 @@ def bench_clusters(n, args):
             raise BenchError("datasette-cluster-map is not installed in the Datasette environment")
         database = os.path.splitext(os.path.basename(hub))[0]
         request = f"/{database}/organization.json?_size=max&_labels=on&_extra=count&_extra=next_url&_shape=objects"
+        alone = time.perf_counter()
         rows = fetch_json(base + request)["rows"]
+        alone = time.perf_counter() - alone
         result = wrk(base + request, args.clients, args.seconds)
-        CLUSTER_WRK_ROWS.append(("Datasette: datasette-cluster-map's request for its map", n, f"{len(rows)} rows") + result)
+        CLUSTER_WRK_ROWS.append(("Datasette: datasette-cluster-map's request for its map", n,
+                                 f"{len(rows):,} rows ({seconds(alone)} alone)") + result)
         page = browser("datasette", f"{base}/{database}/organization", n, deadline=args.browser_deadline)
         if "error" in page or not page.get("firstMarkersMs"):
             raise BenchError(f"datasette-cluster-map's page: {page}")
@@ -725,7 +728,10 @@ def main():
                   "| server | organizations | items per answer | requests/s | p50 | p99 | requests | errors |",
                   "|---|---:|---:|---:|---:|---:|---:|---:|"]
         for name, count, found, rate, p50, p99, requests, errors in CLUSTER_WRK_ROWS:
-            lines.append(f"| {name} | {count:,} | {found} | {rate:,.0f} | {seconds(p50)} | {seconds(p99)} | {requests:,} | {errors} |")
+            if requests == 0:  # not one answer within the run (wrk has no latency to show)
+                lines.append(f"| {name} | {count:,} | {found} | 0 | none in {args.seconds} s | | 0 | {errors} |")
+            else:
+                lines.append(f"| {name} | {count:,} | {found} | {rate:,.0f} | {seconds(p50)} | {seconds(p99)} | {requests:,} | {errors} |")
         lines += ["", "The pages in headless Chromium (1280 × 800, no tiles): from navigation to the view drawn.\n",
                   "| page | organizations | time | what was shown |", "|---|---:|---:|---|"]
         for name, count, value, shown in BROWSER_ROWS:
