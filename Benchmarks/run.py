@@ -322,11 +322,11 @@ def bench_clusters(n, args):
     builds = []
     for _ in range(args.runs):
         _, rss, out = run([args.cluster_bench, "points", points_file], stdout=subprocess.PIPE)
-        seconds = float(re.search(r"build ([\d.]+) s", out).group(1))
+        built = float(re.search(r"build ([\d.]+) s", out).group(1))
         count = int(re.search(r"organizations (\d+)", out).group(1))
         if count != n:
             raise BenchError(f"cluster index of {count} organizations, expected {n}")
-        builds.append((seconds, rss))
+        builds.append((built, rss))
     CLUSTER_ROWS.append(("build the cluster index (hubgeo-cluster-bench)", n, statistics.median(b[0] for b in builds),
                          max(b[1] for b in builds),
                          "supercluster 9 (JavaScript), its published figure: 5.9 s, 444 MB" if n == 1_000_000 else None))
@@ -345,9 +345,9 @@ def bench_clusters(n, args):
                            ("hubgeo serve start, index built from the rows", bare)):
         starts = []
         for _ in range(args.runs):
-            server, log, seconds = start_serve(args, database, free_port(), "serve-start.log")
+            server, log, elapsed = start_serve(args, database, free_port(), "serve-start.log")
             stop(server, log)
-            starts.append(seconds)
+            starts.append(elapsed)
         CLUSTER_ROWS.append((name, n, statistics.median(starts), None, None))
 
     # The views: a 1280 × 800 page at the zoom of each kind, centred on random organizations.
@@ -436,9 +436,9 @@ def bench_clusters(n, args):
                             "--out", sub], check=True)
             run([args.hubgeo, "import", level1, "--db", db])
         page = os.path.join(sub, "map.html")
-        seconds, rss, _ = run([args.hubgeo, "map", "-o", page, "--db", db, "--max-organizations", str(size)])
+        elapsed, rss, _ = run([args.hubgeo, "map", "-o", page, "--db", db, "--max-organizations", str(size)])
         opened = browser("embedded", page, size, deadline=args.browser_deadline)
-        MAP_PAGE_ROWS.append((size, os.path.getsize(page), seconds, rss, opened))
+        MAP_PAGE_ROWS.append((size, os.path.getsize(page), elapsed, rss, opened))
 
 
 def bench_server(n, args):
