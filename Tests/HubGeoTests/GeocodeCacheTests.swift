@@ -31,7 +31,7 @@ struct GeocodeCacheTests {
             // Back to the schema of that time: the organizations' migration and "v2 geocode cache" only.
             try store.database.write { db in
                 try db.execute(sql: """
-                    DROP TABLE geocode_country_names; DROP TABLE geocode_town_names; DROP TABLE document_cache;
+                    DROP TABLE geocode_country_names; DROP TABLE geocode_town_names; DROP TABLE document_cache; DROP TABLE cluster_index;
                     DELETE FROM grdb_migrations WHERE identifier NOT IN ('v1 organizations', 'v2 geocode cache');
                     """)
             }
@@ -46,7 +46,7 @@ struct GeocodeCacheTests {
         #expect(try cache.countryNamesAnswer(code: "nl", endpoint: "http://127.0.0.1:1")?.language == "nl")
         let migrations = try store.database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
         #expect(migrations == ["document cache v1", "geocode cache v3: names of countries and towns", "v1 organizations", "v2 geocode cache",
-                               "v3 fewer indexes"])
+                               "v3 fewer indexes", "v4 cluster index"])
     }
 
     @Test("The tables the cache owns, with the columns queries read")
