@@ -86,11 +86,12 @@ struct MapCommand: ParsableCommand {
 }
 
 extension MapCommand {
-    /// The most organizations a page holds by default. Measured in headless Chromium on this
-    /// project's machine (BENCHMARKS.md, "The map page in a browser"): the page opens its first
-    /// complete view in about a second at 10,000 organizations and takes several seconds past
-    /// 50,000, where Leaflet.markercluster builds its clusters from every point in the browser.
-    static let defaultLimit = 50_000
+    /// The most organizations a page holds by default. Measured by `make bench` in headless
+    /// Chromium (BENCHMARKS.md, `hubgeo map` pages): every marker is clustered 0.8 s after
+    /// navigation at 10,000 organizations and 1.7 s at 20,000 (a 10 MB page), but 4 to 8 s at
+    /// 50,000, 9 to 25 s at 100,000 and 29 to 44 s at 200,000 (a 100 MB page; three runs on a shared machine), since
+    /// Leaflet.markercluster clusters every point in the browser.
+    static let defaultLimit = 20_000
 
     /// A selection too big for one page.
     struct TooManyForAPage: LocalizedError {
