@@ -118,8 +118,6 @@ public final class OrganizationStore: Sendable {
                     try DatabaseSchema.initializeSpatialMetadata(db)
                 }
                 try DatabaseSchema.migrator.migrate(writer)
-                try GeocodeCache.migrate(writer)
-                try DocumentCache.migrate(writer)
                 try writer.read { db in
                     if case .halfMade(let reason) = try DatabaseSchema.state(db) {
                         throw StoreError.halfMade(path: path, reason: reason)
