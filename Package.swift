@@ -75,6 +75,7 @@ let package = Package(
             name: "HubGeoServer",
             dependencies: [
                 "HubGeo",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -90,6 +91,7 @@ let package = Package(
                 "HubGeo",
                 "HubGeoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // Fuzzing: the targets and the seeded mutator (a library, so that tests can run a smoke),
         // and the `hubgeo-fuzz` runner used by `make fuzz`.
