@@ -100,7 +100,10 @@ let package = Package(
         // The same targets under libFuzzer (-sanitize=fuzzer -DHUBGEO_LIBFUZZER); else a reproducer.
         .executableTarget(name: "hubgeo-libfuzzer", dependencies: ["HubGeoFuzzKit"], path: "Sources/HubGeoLibFuzzer"),
         // In-process query timings for `make bench` (Benchmarks/run.py).
-        .executableTarget(name: "hubgeo-bench", dependencies: ["HubGeo"], path: "Benchmarks/Sources/hubgeo-bench"),
+        .executableTarget(
+            name: "hubgeo-bench",
+            dependencies: ["HubGeo", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/Sources/hubgeo-bench"),
         // What both test targets use: running the built hubgeo and external tools, scratch directories.
         .target(name: "HubGeoTestSupport", path: "Tests/HubGeoTestSupport"),
         .testTarget(
