@@ -81,7 +81,7 @@ public final class GeoJSONWriter: OrganizationWriter {
     private func appendFeature(_ record: ExportRecord) {
         if count > 0 { buffer.append(",") }
         buffer.append(pretty ? "\n    {\n      \"type\": \"Feature\",\n      \"id\": " : "\n{\"type\":\"Feature\",\"id\":")
-        record.withBytes(.id) { buffer.append(jsonString: $0) }
+        record.bytes(.id) { buffer.append(jsonString: $0) }
         buffer.append(pretty ? ",\n      \"geometry\": {\"type\": \"Point\", \"coordinates\": [" : ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
         buffer.append(coordinate: record.longitude)
         buffer.append(pretty ? ", " : ",")
@@ -96,12 +96,12 @@ public final class GeoJSONWriter: OrganizationWriter {
             }
             written += 1
         }
-        for field in ExportRecord.Field.properties where record.has(field) {
+        record.forEachProperty { _, name, value in
             separator()
             buffer.append("\"")
-            buffer.append(field.propertyName)
+            buffer.append(name)
             buffer.append(pretty ? "\": " : "\":")
-            record.withBytes(field) { buffer.append(jsonString: $0) }
+            buffer.append(jsonString: value)
         }
         if let number = record.fotobondNumber {
             separator()
