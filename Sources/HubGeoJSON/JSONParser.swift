@@ -71,16 +71,7 @@ private struct Reader {
     var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
     mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0D: position += 1
-            case 0x0A:
-                position += 1
-                line += 1
-                lineStart = position
-            default: return
-            }
-        }
+        JSONWhitespace.skip(bytes, position: &position, line: &line, lineStart: &lineStart)
     }
 
     mutating func parseValue(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
