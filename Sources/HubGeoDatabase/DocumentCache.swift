@@ -13,7 +13,7 @@ import HubGeoReader
 /// and size, or the server's word that the document does not exist (status 404, no body). Its
 /// writes happen inside the import's transaction (see ``Importer``): the cache and the
 /// organizations always hold the same import, old or new.
-public enum DocumentCache {
+package enum DocumentCache {
     // MARK: - Schema
 
     /// The cache's table: migration "document cache v1" of ``DatabaseSchema/migrator``.

@@ -19,7 +19,7 @@ import HubGeoReader
 ///   configured zoom was not the town (a suburb, a road).
 ///
 /// Failures are never stored; each save is one transaction.
-public final class GeocodeCache: Sendable {
+package final class GeocodeCache: Sendable {
     let database: StoreDatabase
 
     /// The cache in `store`'s database (whose opening brought the cache's tables up to date).
@@ -235,7 +235,7 @@ extension OrganizationStore {
     }
 
     /// The geocode cache in this database.
-    public var geocodeCache: GeocodeCache { GeocodeCache(store: self) }
+    package var geocodeCache: GeocodeCache { GeocodeCache(store: self) }
 
     /// The localized place a query shows for `organization` (see ``LocalizedPlace/shown(language:answeredTown:country:level1Town:)``):
     /// the answer cached for its coordinates as `source` picks it, with the Level 1 town where

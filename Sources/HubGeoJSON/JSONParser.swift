@@ -3,7 +3,7 @@ import Foundation
 /// A strict JSON (RFC 8259) parser that reports the line and column of every syntax error
 /// and refuses what other parsers quietly accept: NaN/Infinity, trailing commas,
 /// invalid UTF-8, unpaired surrogates and nesting deeper than `maxDepth`.
-public struct JSONParser {
+package struct JSONParser {
     /// Why a document is not JSON, and where.
     public struct SyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
         public var line: Int
