@@ -83,12 +83,18 @@ package struct ExportRecord {
         }
     }
 
-    /// Calls `body` with the name and bytes of each property present, in order (``Field/properties``).
-    package func forEachProperty(_ body: (Field, StaticString, UnsafeBufferPointer<UInt8>) -> Void) {
+    /// Calls `body` with the position among those written (0 first), name and bytes of each
+    /// property present, in order (``Field/properties``); returns how many. (The position spares
+    /// the writers a counter captured by the closure, which Swift would box and check at run time.)
+    @discardableResult
+    package func forEachProperty(_ body: (_ index: Int, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> Void) -> Int {
         arena.withUnsafeBufferPointer { buffer in
+            var index = 0
             for field in Field.properties where ends[field.rawValue] > starts[field.rawValue] {
-                body(field, field.propertyName, UnsafeBufferPointer(rebasing: buffer[starts[field.rawValue]..<ends[field.rawValue]]))
+                body(index, field.propertyName, UnsafeBufferPointer(rebasing: buffer[starts[field.rawValue]..<ends[field.rawValue]]))
+                index += 1
             }
+            return index
         }
     }
 
