@@ -21,7 +21,7 @@ import HubGeoReader
 ///   opened and written in place, as `cat > FILE` would: it is never replaced.
 /// - A directory, a block device or a socket is refused, and so is any path that is one of
 ///   `protectedPaths` (the database being read), whatever name reaches it.
-package final class OutputFile: ExportSink {
+public final class OutputFile: ExportSink {
     /// How the output reaches its destination.
     enum Mode {
         /// An open descriptor written as it is (standard output, a device, a FIFO).

@@ -5,7 +5,7 @@ import HubGeoModel
 
 /// Where an organization is declared: its Level 1 file, the JSON path of its entry and the
 /// line of the entry's first member (when known).
-package struct Level1Place: Hashable, Sendable, CustomStringConvertible {
+public struct Level1Place: Hashable, Sendable, CustomStringConvertible {
     public var file: DocumentLocation
     public var jsonPath: String
     public var line: Int?
@@ -25,7 +25,7 @@ package struct Level1Place: Hashable, Sendable, CustomStringConvertible {
 /// What a ``Level1TreeWalker`` reports, in reading order (depth first through the includes).
 /// A client keeps what it needs: an import hands each organization on at once, `validate`
 /// collects everything.
-package protocol Level1TreeVisitor {
+public protocol Level1TreeVisitor {
     /// A Level 1 document was read: its location and bytes, before any of its organizations.
     mutating func enterDocument(_ location: DocumentLocation, data: Data) throws
 

@@ -14,7 +14,7 @@ import HubGeoModel
 /// first declaration of an identity is kept and a later one is reported. Records are decoded
 /// straight from the bytes (``Level1Stream``); a document the streaming reader cannot vouch for
 /// is parsed whole (``Level1Document``), with the same results.
-package struct Level1TreeWalker: Sendable {
+public struct Level1TreeWalker: Sendable {
     public let reader: DocumentReader
 
     public init(reader: DocumentReader) {
@@ -213,7 +213,7 @@ package struct Level1TreeWalker: Sendable {
 
 /// What a walk read: the root it started from, the Level 1 files read whole (in include order)
 /// and how many organizations were reported (first declarations of documents read whole).
-package struct Level1Walk: Sendable {
+public struct Level1Walk: Sendable {
     /// The root file (a folder resolved to the root file inside it).
     public var root: DocumentLocation
     public var files: [DocumentLocation]
