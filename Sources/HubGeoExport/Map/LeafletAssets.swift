@@ -6,7 +6,7 @@ import HubGeoReader
 
 /// Leaflet and Leaflet.markercluster as Debian installs them (`libjs-leaflet`,
 /// `libjs-leaflet.markercluster`), with their copyright files, read to be inlined into the page.
-package struct LeafletAssets: Sendable {
+public struct LeafletAssets: Sendable {
     /// The Debian folder of both libraries.
     public static let defaultDirectory = "/usr/share/javascript/leaflet"
     /// Overrides ``defaultDirectory`` (a folder holding the same files).

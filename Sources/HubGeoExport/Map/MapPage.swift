@@ -38,7 +38,7 @@ public struct MapPage: Sendable {
         """
 
     /// The whole page.
-    package func html(assets: LeafletAssets) -> String {
+    public func html(assets: LeafletAssets) -> String {
         let config = ScriptSafeJSON.escape(configJSON())
         let world = ScriptSafeJSON.escape(WorldOutline.json)
         var about = [Self.dataNotice, WorldOutline.notice].joined(separator: "\n\n")
