@@ -81,6 +81,7 @@ let package = Package(
             name: "HubGeoServer",
             dependencies: [
                 "HubGeo",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -97,6 +98,7 @@ let package = Package(
                 "HubGeo",
                 "HubGeoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // Fuzzing: the targets and the seeded mutator (a library, so that tests can run a smoke),
         // and the `hubgeo-fuzz` runner used by `make fuzz`.
@@ -105,7 +107,10 @@ let package = Package(
         // The same targets under libFuzzer (-sanitize=fuzzer -DHUBGEO_LIBFUZZER); else a reproducer.
         .executableTarget(name: "hubgeo-libfuzzer", dependencies: ["HubGeoFuzzKit"], path: "Sources/HubGeoLibFuzzer"),
         // In-process query timings for `make bench` (Benchmarks/run.py).
-        .executableTarget(name: "hubgeo-bench", dependencies: ["HubGeo"], path: "Benchmarks/Sources/hubgeo-bench"),
+        .executableTarget(
+            name: "hubgeo-bench",
+            dependencies: ["HubGeo", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/Sources/hubgeo-bench"),
         // Build, serialization and view timings of the cluster index alone (`make bench`'s cluster rows).
         .executableTarget(name: "hubgeo-cluster-bench", dependencies: ["HubGeoClusters"], path: "Benchmarks/Sources/hubgeo-cluster-bench"),
         // What both test targets use: running the built hubgeo and external tools, scratch directories.

@@ -1,10 +1,9 @@
 import Foundation
-import HubGeoJSON
 import HubGeoModel
 import HubGeoReader
 
 /// Where hubgeo keeps its database unless told otherwise.
-public enum DatabaseLocation {
+package enum DatabaseLocation {
     /// The environment variable that names the database file.
     public static let environmentVariable = "HUBGEO_DB"
 

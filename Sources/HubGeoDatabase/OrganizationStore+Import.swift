@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import HubGeoJSON
 import HubGeoModel
 import HubGeoReader
 
@@ -332,18 +331,6 @@ extension OrganizationStore {
             }
             if text.hasPrefix("v2-") { return (UInt64(text.dropFirst(3), radix: 16), nil) }
             return (nil, nil)
-        }
-    }
-}
-
-extension OrganizationStore {
-    /// Every stored organization, with its remarks, members and overrides, in id order.
-    func forEachStored(_ body: (Organization) throws -> Void) throws {
-        try database.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(OrganizationRow.columns) FROM organization o ORDER BY o.id")
-            while let row = try rows.next() {
-                try body(try OrganizationRow.organization(from: row, db: db, includeMembers: true))
-            }
         }
     }
 }

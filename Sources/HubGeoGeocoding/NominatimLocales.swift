@@ -2,7 +2,6 @@ import HubGeoDatabase
 import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 /// Nominatim's choice of a name in a language, as in its `Locales` class (5.x): for the
 /// languages asked, `name:XX`, then `name`, `brand`, then `official_name:XX`, `short_name:XX`,
 /// then `official_name`, `short_name`, `ref`; each tag also in its `_place_` form (names merged
@@ -10,7 +9,7 @@ import HubGeoReader
 ///
 /// hubgeo uses it to derive a town name in another language from `namedetails`, only where
 /// that is certain to match what a request in that language would return (see ``Localizer``).
-public enum NominatimLocales {
+package enum NominatimLocales {
     /// The tags tried, in order, for `languages`.
     public static func nameTags(languages: [String]) -> [String] {
         var tags: [String] = []
