@@ -47,7 +47,7 @@ enum ClusterIndexTable {
             return try ClusterIndex(organizations)
         } catch {
             // The table's CHECK constraints keep coordinates in range; this is a damaged database.
-            throw StoreError.database(resultCode: SQLITE_CORRUPT, message: "cannot cluster the organizations: \(error)", sql: nil)
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "cannot cluster the organizations: \(error)")
         }
     }
 
@@ -92,7 +92,7 @@ enum ClusterIndexTable {
                 }
             }
         } catch let error as ClusterIndexError {
-            throw StoreError.database(resultCode: SQLITE_CORRUPT, message: "the stored cluster index is damaged: \(error)", sql: nil)
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "the stored cluster index is damaged: \(error)")
         }
     }
 
@@ -103,14 +103,14 @@ enum ClusterIndexTable {
 
         init(_ db: Database, writable: Bool) throws {
             guard let connection = db.sqliteConnection else {
-                throw StoreError.database(resultCode: SQLITE_MISUSE, message: "the connection is closed", sql: nil)
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the connection is closed")
             }
             self.connection = connection
             var handle: OpaquePointer?
             let status = sqlite3_blob_open(connection, "main", "cluster_index", "data", 1, writable ? 1 : 0, &handle)
             guard status == SQLITE_OK, let handle else {
-                let error = StoreError.database(resultCode: sqlite3_extended_errcode(connection),
-                                                message: String(cString: sqlite3_errmsg(connection)), sql: nil)
+                let error = DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                                          message: String(cString: sqlite3_errmsg(connection)))
                 sqlite3_blob_close(handle)
                 throw error
             }
@@ -119,8 +119,8 @@ enum ClusterIndexTable {
 
         func check(_ status: Int32) throws {
             guard status == SQLITE_OK else {
-                throw StoreError.database(resultCode: sqlite3_extended_errcode(connection),
-                                          message: String(cString: sqlite3_errmsg(connection)), sql: nil)
+                throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                                    message: String(cString: sqlite3_errmsg(connection)))
             }
         }
 
