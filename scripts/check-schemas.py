@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks the JSON Schemas of docs/schemas/ against real data, fixtures and mutated copies.
 
-1. Each schema is valid against the draft 2020-12 meta-schema, and the definitions that the
-   Level 1 and Level 2 schemas share are identical.
+1. Each schema is valid against the draft 2020-12 meta-schema, every key in it has a title and a
+   description (for editors), and the definitions that the Level 1 and Level 2 schemas share
+   are identical.
 2. Every Level 0/1/2 file under Data/, Tests/HubGeoTests/Fixtures/upstream/ and
    <repo>/../shared/data/photo-club-hub/ (skipped with a note when that folder is missing) is
    checked against the schema of its level, with Python's jsonschema (Draft202012Validator,
@@ -291,6 +292,30 @@ def limits(data):
                    True, "error", "clubs[0].optional.remark", ())]
 
 
+def undocumented(schema):
+    """The keys, definitions and array items of a schema without a title or a description (what an
+    editor shows on hover); a bare $ref counts as documented when its definition is."""
+    def documented(node):
+        if "title" in node and "description" in node:
+            return True
+        target = node.get("$ref", "")
+        return target.startswith("#/$defs/") and documented(schema["$defs"][target[len("#/$defs/"):]])
+
+    missing = [] if documented(schema) else ["the root"]
+
+    def walk(node, where):
+        children = [(f"{where}/{key}/{name}", child) for key in ("properties", "$defs")
+                    for name, child in (node.get(key) or {}).items()]
+        if isinstance(node.get("items"), dict):
+            children.append((f"{where}/items", node["items"]))
+        for child_where, child in children:
+            if not documented(child):
+                missing.append(child_where)
+            walk(child, child_where)
+    walk(schema, "#")
+    return missing
+
+
 # MARK: - Validators
 
 def python_verdicts(cases, schemas):
@@ -383,6 +408,10 @@ def main():
     if len(schemas) < 3:
         print(f"{results.count(True)} passed, {results.count(False)} failed")
         return 1
+    for level, schema in schemas.items():
+        missing = undocumented(schema)
+        report(not missing, "schema", f"level{level}: every key, definition and array item has a title and a description"
+               + (f"; not: {', '.join(missing)}" if missing else ""))
     shared = sorted(set(schemas[1]["$defs"]) & set(schemas[2]["$defs"]))
     different = [name for name in shared if schemas[1]["$defs"][name] != schemas[2]["$defs"][name]]
     report(not different and "organization" in shared, "schema",
