@@ -14,8 +14,9 @@ TEST_DEBS    := python3 python3-pip gdal-bin libxml2-utils time sqlite3 chromium
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps bench-deps kml-schema build run test test-integration nominatim-start \
-	nominatim-stop nominatim-status nominatim-clean fuzz bench install uninstall clean
+.PHONY: all deps test-deps bench-deps dist-deps kml-schema build run test test-integration nominatim-start \
+	nominatim-stop nominatim-status nominatim-clean fuzz bench release manual-tool install uninstall dist dist-test \
+	clean
 
 all: build
 
@@ -107,13 +108,64 @@ bench: bench-deps
 	python3 Benchmarks/run.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --seed $(BENCH_SEED) \
 		--sections $(BENCH_SECTIONS) --clients $(BENCH_CLIENTS) --seconds $(BENCH_SECONDS)
 
-install: deps
-	$(SWIFT) build -c release --product hubgeo
+# The release hubgeo of `make install`. STATIC=1 links the Swift runtime and Foundation in, as
+# `make dist` does, in the same build folder (.build-dist: changing the flag in a build folder
+# recompiles everything).
+STATIC          ?= 0
+DIST_SCRATCH    := .build-dist
+RELEASE_SCRATCH  = $(if $(filter 1,$(STATIC)),$(DIST_SCRATCH),.build)
+RELEASE_FLAGS    = $(if $(filter 1,$(STATIC)),--static-swift-stdlib)
+RELEASE_BIN      = $(RELEASE_SCRATCH)/release/hubgeo
+# Dates the man page and the files of the dist archive: the last commit's time.
+ifndef SOURCE_DATE_EPOCH
+SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+endif
+export SOURCE_DATE_EPOCH
+
+release: deps
+	$(SWIFT) build -c release --product hubgeo --scratch-path $(RELEASE_SCRATCH) $(RELEASE_FLAGS)
+
+# The man page comes from swift-argument-parser's generate-manual tool. Its `generate-manual`
+# plugin would build every product of the package in release mode (the fuzzers and hubgeo-bench
+# too) and without the static runtime, which recompiles everything (5 minutes here) and relinks
+# the dist binary; so the tool is built on its own from the same checkout and run on the hubgeo
+# just built: the same page, from the same `--experimental-dump-help`.
+GENERATE_MANUAL = $(RELEASE_SCRATCH)/generate-manual/debug/generate-manual
+manual-tool: release
+	$(SWIFT) build --package-path $(RELEASE_SCRATCH)/checkouts/swift-argument-parser \
+		--scratch-path $(RELEASE_SCRATCH)/generate-manual --product generate-manual
+
+# hubgeo in PREFIX/bin, its completions for bash, zsh and fish and its man page under PREFIX/share.
+install: release manual-tool
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 .build/release/hubgeo $(DESTDIR)$(PREFIX)/bin/hubgeo
+	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/hubgeo
+	bash scripts/install-shell-files.sh $(RELEASE_BIN) $(GENERATE_MANUAL) $(DESTDIR)$(PREFIX)
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/hubgeo
+	rm -f $(DESTDIR)$(PREFIX)/bin/hubgeo $(DESTDIR)$(PREFIX)/share/man/man1/hubgeo.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/hubgeo \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_hubgeo \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/hubgeo.fish
+
+# dist/hubgeo-VERSION-linux-ARCH.tar.gz: a hubgeo that runs without Swift installed (the Swift
+# runtime and Foundation linked in), stripped, with its man page, completions and the licences of
+# what it holds (scripts/dist.sh). What it needs at run time: README, "A binary without Swift".
+# Packing needs binutils (strip, readelf), python3 and ICU's licence text (libicu-dev).
+DIST_DEBS := binutils python3 libicu-dev
+dist-deps: deps
+	$(call install_debs,$(DIST_DEBS))
+
+dist: STATIC := 1
+dist: dist-deps release manual-tool
+	bash scripts/dist.sh $(DIST_SCRATCH) $(GENERATE_MANUAL) dist
+
+# The archive as a user gets it, with /opt/swift hidden (Tests/Dist/dist-test.sh), and `make
+# install STATIC=1` into a scratch DESTDIR: the man page renders, bash completes. Needs root
+# (unshare -m, mount).
+DIST_TEST_DEBS := util-linux man-db groff-base bash-completion sqlite3 python3 debootstrap
+dist-test: dist
+	$(call install_debs,$(DIST_TEST_DEBS))
+	bash Tests/Dist/dist-test.sh "dist/hubgeo-$$($(DIST_SCRATCH)/release/hubgeo --version)-linux-$$(uname -m).tar.gz"
 
 clean:
-	rm -rf .build
+	rm -rf .build $(DIST_SCRATCH) dist

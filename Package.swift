@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
@@ -28,13 +29,47 @@ let package = Package(
             name: "EmbedDataPlugin",
             capability: .buildTool(),
             dependencies: ["EmbedData"]),
+        // The values: organizations, geodesy, document locations and diagnostics, small helpers.
+        // Depends on nothing of ours.
+        .target(name: "HubGeoModel"),
+        // The JSON parser, scanner and cursor, over memory-mapped files.
+        .target(name: "HubGeoJSON"),
+        // HTTP over libcurl.
+        .target(name: "HubGeoHTTP", dependencies: ["CCurl", "HubGeoModel"]),
+        // Reads a Photo Club Hub tree: the Level 1 walker, the Level 2 resolver and merge, the document
+        // readers (files, the data built into hubgeo, http(s) through the document cache's reading side).
+        .target(
+            name: "HubGeoReader",
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoHTTP"],
+            plugins: ["EmbedDataPlugin"]),
+        // The one owner of the database file and every table in it: opening and migrations, the
+        // import, the queries, the geocode cache's and the document cache's rows.
+        .target(
+            name: "HubGeoDatabase",
+            dependencies: [
+                "HubGeoModel",
+                "HubGeoReader",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        // Nominatim over HTTP, and the localization of towns and countries it answers.
+        .target(
+            name: "HubGeoGeocoding",
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoDatabase"]),
+        // GeoJSON, KML and JSON written from the database's rows, output files, and the map page.
+        .target(
+            name: "HubGeoExport",
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase"]),
+        // `hubgeo validate`: the checks of a tree, its schema, its towns.
+        .target(
+            name: "HubGeoValidation",
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoReader", "HubGeoDatabase", "HubGeoGeocoding"]),
+        // The library's one import: re-exports every target above.
         .target(
             name: "HubGeo",
             dependencies: [
-                "CCurl",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            plugins: ["EmbedDataPlugin"]),
+                "HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoReader", "HubGeoDatabase",
+                "HubGeoGeocoding", "HubGeoExport", "HubGeoValidation",
+            ]),
         // `hubgeo serve`: the read-only HTTP server (map page and GeoJSON API) on Hummingbird.
         .target(
             name: "HubGeoServer",
@@ -44,6 +79,8 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
@@ -66,7 +103,10 @@ let package = Package(
         .target(name: "HubGeoTestSupport", path: "Tests/HubGeoTestSupport"),
         .testTarget(
             name: "HubGeoTests",
-            dependencies: ["HubGeo", "hubgeo", "HubGeoFuzzKit", "HubGeoTestSupport"],
+            dependencies: [
+                "HubGeo", "HubGeoServer", "hubgeo", "HubGeoFuzzKit", "HubGeoTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             exclude: ["Fixtures", "Support/loopback_server.py", "Support/map_browser.py"]),
         // The integration tier: the built hubgeo against a real Nominatim 5.3.3 on 127.0.0.1, which
         // Tests/Integration/nominatim/nominatim.sh sets up (`make test-integration`; not in `make test`).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates Sources/HubGeo/Map/WorldOutline+Data.swift: the offline base layer of `hubgeo map`.
+"""Regenerates Sources/HubGeoExport/Map/WorldOutline+Data.swift: the offline base layer of `hubgeo map`.
 
 Source: Natural Earth 1:110m Admin 0 countries (public domain, https://www.naturalearthdata.com),
 as the PyPI package geopandas 0.14.4 ships it (geopandas/datasets/naturalearth_lowres), checked by
@@ -16,7 +16,7 @@ SHA256 = "3bb6473cb59d51e1a7fe2dbc24a1a063fb0ebdeddf3ce08ddbf8c7ddc99689aa"
 MEMBER = "geopandas/datasets/naturalearth_lowres/naturalearth_lowres"
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "Sources/HubGeo/Map/WorldOutline+Data.swift")
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "Sources/HubGeoExport/Map/WorldOutline+Data.swift")
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", tmp, "geopandas==0.14.4"], check=True)
         wheel = os.path.join(tmp, WHEEL)

@@ -10,6 +10,9 @@ struct APIError: Error, Sendable {
         APIError(status: 400, message: message, parameter: name)
     }
 
+    /// Any method but GET and HEAD.
+    static let methodNotAllowed = APIError(status: 405, message: "this server is read-only: GET and HEAD only", parameter: nil)
+
     var json: String {
         var text = "{\"error\":\(ExportText.jsonString(message))"
         if let parameter { text += ",\"parameter\":\(ExportText.jsonString(parameter))" }

@@ -20,11 +20,16 @@ struct QueryParameters: Sendable {
 
     func has(_ name: String) -> Bool { values[name] != nil }
 
-    /// The only value of `name`, nil when absent; 400 when repeated or undecodable.
+    /// The only value of `name`, nil when absent; 400 when repeated, undecodable or holding a
+    /// control character (a NUL would end the text early for SQLite and for number parsing).
     func string(_ name: String) throws(APIError) -> String? {
         guard let list = values[name] else { return nil }
         guard list.count == 1 else { throw .badParameter(name, "\(name) is given \(list.count) times") }
         guard !list[0].hasPrefix("\u{FFFD}invalid") else { throw .badParameter(name, "\(name) has an invalid percent-encoding") }
+        if let control = list[0].unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            let code = String(control.value, radix: 16, uppercase: true)
+            throw .badParameter(name, "\(name) contains a control character (U+\(String(repeating: "0", count: 4 - code.count))\(code))")
+        }
         return list[0]
     }
 

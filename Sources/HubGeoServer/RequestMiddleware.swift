@@ -11,10 +11,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         defer {
             let elapsed = ContinuousClock.now - start
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-            let target = String(request.uri.description.prefix(300))
-            let line = "\(Self.timestamp()) \(request.method) \(target) \(status) \(bytes.map { "\($0)B" } ?? "-") "
-                + String(format: "%.1fms", milliseconds) + "\n"
-            FileHandle.standardError.write(Data(line.utf8))
+            RequestLog.write(method: request.method.rawValue, target: request.uri.description, status: status, bytes: bytes,
+                             milliseconds: milliseconds)
         }
         do {
             let response = try await next(request, context)
@@ -27,6 +25,16 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
+}
+
+/// The request log on stderr: one line per request.
+enum RequestLog {
+    static func write(method: String, target: String, status: Int, bytes: Int?, milliseconds: Double) {
+        let line = "\(timestamp()) \(method) \(target.prefix(300)) \(status) \(bytes.map { "\($0)B" } ?? "-") "
+            + String(format: "%.1fms", milliseconds) + "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
     static func timestamp() -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -34,14 +42,14 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Read-only and bounded: GET and HEAD only (405 otherwise), request targets of at most
+/// Read-only and bounded: GET and HEAD only (405 otherwise; CONNECT: ``ConnectRefusalHandler``), request targets of at most
 /// `maxURILength` bytes (414), no request body (413).
 struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxURILength: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get || request.method == .head else {
-            return Self.error(.methodNotAllowed, "this server is read-only: GET only", extra: [.allow: "GET, HEAD"])
+            return Self.error(.methodNotAllowed, APIError.methodNotAllowed.message, extra: [.allow: "GET, HEAD"])
         }
         guard request.uri.description.utf8.count <= maxURILength else {
             return Self.error(.uriTooLong, "the request target is longer than \(maxURILength) bytes")

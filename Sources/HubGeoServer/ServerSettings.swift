@@ -61,12 +61,10 @@ public struct ServerSettings: Sendable, Equatable {
         var port = defaultPort
         if let flagPort {
             port = flagPort
-        } else if let text = environmentValue("HUBGEO_PORT") {
-            guard let value = Int(text) else { throw Invalid(message: "HUBGEO_PORT \"\(text)\" is not a port number") }
-            port = value
+        } else if let value = SettingValue.environment("HUBGEO_PORT", in: environment) {
+            port = try value.integer(in: 0...65_535)
         } else if let (text, line) = file["port"] {
-            guard let value = Int(text) else { throw Invalid(message: "\(path):\(line): port \"\(text)\" is not a port number") }
-            port = value
+            port = try SettingValue(text, from: .configFile(path: path, line: line, key: "port")).integer(in: 0...65_535)
         }
         guard (0...65_535).contains(port) else { throw Invalid(message: "port \(port) is outside 0-65535") }
         return (host, port)

@@ -1,9 +1,15 @@
 import Foundation
+import HubGeo
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Where hubgeo writes: results to stdout, notes and warnings to stderr.
+///
+/// Text for people (tables, pages, summaries, diagnostics, errors) goes through ``print(_:terminator:)``
+/// and ``note(_:)``, which show what the data may hold escaped (``TerminalSafe``: control
+/// characters as `\u{1B}`; line feeds stay line breaks). Machine formats (JSON, GeoJSON), exact
+/// by their own escaping, go through ``printVerbatim(_:terminator:)``.
 ///
 /// Results that cannot be written (a full disk, an I/O error) are a failure: the first failed
 /// write to stdout is remembered, later results are dropped, and ``finish()`` reports it, so
@@ -12,12 +18,19 @@ enum Console {
     /// The `errno` of the first failed write to stdout.
     nonisolated(unsafe) private static var writeFailure: Int32?
 
+    /// Text for people, to stdout, with the data's control characters escaped.
     static func print(_ text: String, terminator: String = "\n") {
+        write(TerminalSafe.escaped(text, keepingLineFeeds: true) + terminator)
+    }
+
+    /// JSON or GeoJSON, to stdout, exactly as given.
+    static func printVerbatim(_ text: String, terminator: String = "\n") {
         write(text + terminator)
     }
 
+    /// A note, warning or error for people, to stderr, with the data's control characters escaped.
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalSafe.escaped(text, keepingLineFeeds: true) + "\n").utf8))
     }
 
     /// The error of the first write to stdout that failed, if any.

@@ -6,9 +6,14 @@ enum ResultPrinter {
     /// Prints what `selection` picks, in `order`. JSON and GeoJSON stream from the database to
     /// standard output, so memory stays flat however many organizations match; a table needs all
     /// of them for its column widths. With the filter's localization, results carry the cached
-    /// localized places (see ``print(_:format:language:)``).
+    /// localized places (see ``print(_:format:language:)``). Everything comes from one snapshot of the database.
     static func print(_ store: OrganizationStore, _ selection: OrganizationSelection, filter: OrganizationFilter,
                       order: ResultOrder, format: OutputFormat) throws {
+        try store.snapshot { store in try print(snapshot: store, selection, filter: filter, order: order, format: format) }
+    }
+
+    private static func print(snapshot store: OrganizationStore, _ selection: OrganizationSelection, filter: OrganizationFilter,
+                              order: ResultOrder, format: OutputFormat) throws {
         let language = filter.language
         var unlocalized = 0
         var total = 0
@@ -63,13 +68,13 @@ enum ResultPrinter {
     static func print(_ matches: [PlaceMatch], format: OutputFormat, language: String? = nil) throws {
         switch format {
         case .json:
-            Console.print(try OrganizationJSON.encode(matches.map { match in
+            Console.printVerbatim(try PrettyJSON.string(matches.map { match in
                 OrganizationJSON(match.organization, distanceMeters: match.distanceMeters, localized: language.map { code in
                     match.localized ?? LocalizedPlace(language: code, town: nil, country: nil)
                 })
             }))
         case .geojson:
-            Console.print(try geoJSON(matches, language: language), terminator: "")
+            Console.printVerbatim(try geoJSON(matches, language: language), terminator: "")
         case .table:
             guard !matches.isEmpty else {
                 Console.note("No organizations found.")

@@ -1,6 +1,14 @@
 import Foundation
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 @Suite("hubgeo command line, run as a user would")
 struct CLITests {

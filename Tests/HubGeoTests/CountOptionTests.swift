@@ -1,6 +1,14 @@
 import Foundation
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 /// Counts and offsets on the command line: bounded (a usage error naming the option, never an
 /// overflow trap), and `--limit` means the same in every query (0: no rows).
@@ -64,15 +72,18 @@ struct CountOptionTests {
         environment.environment["HUBGEO_REQUEST_INTERVAL"] = "1e300"
         let interval = try environment.run(["geocode", "51.4", "5.4", "--nominatim-url", "http://127.0.0.1:1"])
         #expect(interval.status == 1)
-        #expect(interval.stderr.contains("request interval \"1e300\" in the environment is more than 3600 seconds"), "\(interval.stderr)")
+        #expect(interval.stderr.contains("HUBGEO_REQUEST_INTERVAL \"1e300\" is not a number of seconds from 0 to 3600"), "\(interval.stderr)")
 
         let closed = try RefusingPort()
         var timeouts = cli
-        timeouts.environment["HUBGEO_HTTP_TIMEOUT"] = "1e300"
-        timeouts.environment["HUBGEO_HTTP_CONNECT_TIMEOUT"] = "1e300"
+        timeouts.environment["HUBGEO_HTTP_TIMEOUT"] = "3600"
+        timeouts.environment["HUBGEO_HTTP_CONNECT_TIMEOUT"] = "3600"
         let fetch = try timeouts.run(["validate", "http://127.0.0.1:\(closed.port)/root.level1.json"])
         #expect(fetch.status == 1, "\(fetch.stderr)")
         #expect(fetch.stdout.contains("Could not connect"), "\(fetch.stdout)\(fetch.stderr)")
+        timeouts.environment["HUBGEO_HTTP_TIMEOUT"] = "1e300"
+        let tooLong = try timeouts.run(["validate", "http://127.0.0.1:\(closed.port)/root.level1.json"])
+        #expect(tooLong.status == 1 && tooLong.stderr.contains("HUBGEO_HTTP_TIMEOUT \"1e300\" is not a number of seconds"), "\(tooLong.stderr)")
     }
 
     @Test func theLibraryNearestSurvivesHugeCountsAndOffsets() throws {

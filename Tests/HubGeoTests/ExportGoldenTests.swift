@@ -1,7 +1,15 @@
 import Foundation
 import GRDB
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 /// Byte-for-byte golden files of the exports and of the query output formats, run through the
 /// built binary: the built-in data (with cached localized places), hostile strings, and 10,000

@@ -1,7 +1,15 @@
 import Foundation
 import GRDB
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 /// Exports stream: the exporter's peak memory does not grow with the number of organizations.
 @Suite("Export memory")
@@ -11,7 +19,7 @@ struct ExportMemoryTests {
     /// organizations would take minutes in a debug build.
     static func syntheticStore(count: Int, in directory: TemporaryDirectory) throws -> OrganizationStore {
         let store = try OrganizationStore(path: directory.path("synthetic-\(count).sqlite"))
-        try store.pool.write { db in
+        try store.database.write { db in
             try db.execute(sql: """
                 WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?),
                 points AS (SELECT n, (n * 7919 % 170000) / 1000.0 - 85 AS lat, (n * 104729 % 359000) / 1000.0 - 179.5 AS lon FROM seq)

@@ -1,7 +1,15 @@
 import Foundation
 import GRDB
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 /// The geocode cache's own tables and migration, in a real SpatiaLite file.
 @Suite("Geocode cache")
@@ -21,7 +29,7 @@ struct GeocodeCacheTests {
             let store = try OrganizationStore(path: path)
             try store.geocodeCache.save(Self.entry("nl", town: "Eindhoven"))
             // Back to the schema of that time: the organizations' migration and "v2 geocode cache" only.
-            try store.pool.write { db in
+            try store.database.write { db in
                 try db.execute(sql: """
                     DROP TABLE geocode_country_names; DROP TABLE geocode_town_names; DROP TABLE document_cache;
                     DELETE FROM grdb_migrations WHERE identifier NOT IN ('v1 organizations', 'v2 geocode cache');
@@ -36,7 +44,7 @@ struct GeocodeCacheTests {
         #expect(try cache.countryName(code: "nl", language: "nl", endpoint: "http://127.0.0.1:1") == "Nederland")
         try cache.saveCountryNamesAnswer(code: "nl", language: "nl", endpoint: "http://127.0.0.1:1", raw: "{}")
         #expect(try cache.countryNamesAnswer(code: "nl", endpoint: "http://127.0.0.1:1")?.language == "nl")
-        let migrations = try store.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
+        let migrations = try store.database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
         #expect(migrations == ["document cache v1", "geocode cache v3: names of countries and towns", "v1 organizations", "v2 geocode cache",
                                "v3 fewer indexes"])
     }
@@ -45,7 +53,7 @@ struct GeocodeCacheTests {
     func tables() throws {
         let directory = try TestPaths.temporaryDirectory()
         let store = try OrganizationStore(path: directory.path("hub.sqlite"))
-        let columns = try store.pool.read { db in
+        let columns = try store.database.read { db in
             try ["geocode_cache", "geocode_country", "geocode_country_names", "geocode_town_names"].map { table in
                 try db.columns(in: table).map(\.name)
             }

@@ -1,7 +1,15 @@
 import Foundation
-import HubGeoTestSupport
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+import HubGeoTestSupport
+@testable import HubGeoValidation
+import Testing
 
 /// The Level 1 tree walker reports, in reading order, what it reads; its visitor decides what to
 /// keep and whether a problem stops the walk.
@@ -110,5 +118,51 @@ struct Level1TreeWalkerTests {
         #expect(walk.emptinessError(diagnostics: []) == .noOrganizations(root: root.path))
         let skipped = Diagnostic(severity: .warning, file: "f", jsonPath: "clubs[0]", message: "m")
         #expect(walk.emptinessError(diagnostics: [skipped]) == .noUsableOrganizations(root: root.path, problems: [skipped.description]))
+    }
+
+    /// `root.level1.json` -> `c1.level1.json` -> ... -> `c<depth-1>.level1.json`, one museum each;
+    /// the last one includes `lastIncludes`.
+    static func writeChain(_ depth: Int, lastIncludes: [String] = [], in directory: TemporaryDirectory) throws {
+        func name(_ level: Int) -> String { level == 0 ? "root.level1.json" : "c\(level).level1.json" }
+        for level in 0..<depth {
+            let museum = Level1Builder.Entry(town: "T\(level)", fullName: "M\(level)", nickName: "m\(level)", latitude: 50, longitude: 5)
+            let includes = level + 1 < depth ? ["https://x.org/\(name(level + 1))"] : lastIncludes
+            _ = try directory.write(name(level), Level1Builder.level1(museums: [museum], includes: includes))
+        }
+    }
+
+    @Test func aDeepCycleNamesTheWholeChainFromWhereItCloses() throws {
+        let directory = try TemporaryDirectory()
+        try Self.writeChain(1_000, lastIncludes: ["https://x.org/c2.level1.json"], in: directory)
+        var recorder = Recorder()
+        recorder.goesOn = true
+        let walk = try Level1TreeWalker(reader: DocumentReader(remoteFetch: nil)).walk(root: .file(directory.url), visitor: &recorder)
+        let chain = (2..<1_000).map { directory.path("c\($0).level1.json") } + [directory.path("c2.level1.json")]
+        #expect(recorder.events.filter { $0.hasPrefix("problem") } == ["problem include cycle: \(chain.joined(separator: " -> ")) discarding -"])
+        #expect(walk.files.count == 1_000)
+        #expect(walk.organizationCount == 1_000)
+    }
+
+    @Test func anIncludeBeyondTheDepthLimitIsAProblemNamingTheChainsStartAndTheLimit() throws {
+        let directory = try TemporaryDirectory()
+        try Self.writeChain(6, in: directory)
+        var walker = Level1TreeWalker(reader: DocumentReader(remoteFetch: nil))
+        walker.maximumDepth = 4
+        var recorder = Recorder()
+        recorder.goesOn = true
+        let walk = try walker.walk(root: .file(directory.url), visitor: &recorder)
+        #expect(recorder.events.filter { $0.hasPrefix("problem") } == [
+            "problem included file \(directory.path("c4.level1.json")) not read: the include chain from "
+                + "\(directory.path("root.level1.json")) would be longer than 4 files discarding -",
+        ])
+        #expect(walk.files.map(\.fileName) == ["root.level1.json", "c1.level1.json", "c2.level1.json", "c3.level1.json"])
+
+        var stopper = Recorder()
+        #expect(throws: LoadError.includeTooDeep(root: directory.path("root.level1.json"), limit: 4,
+                                                 include: directory.path("c4.level1.json"),
+                                                 includedFrom: directory.path("c3.level1.json"),
+                                                 jsonPath: "level1Header.level1URLIncludes[0]")) {
+            try walker.walk(root: .file(directory.url), visitor: &stopper)
+        }
     }
 }

@@ -1,6 +1,14 @@
 import Foundation
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 /// Where a localized town comes from, and which cached answers the queries show, through the
 /// built binary: `hubgeo localize` against Nominatim stand-ins on 127.0.0.1, then the queries
@@ -243,7 +251,7 @@ struct LocalizedTownSourceTests {
             #expect(result.status == 0 && result.stderr.isEmpty, "\(arguments): \(result.stderr)")
         }
         let withLanguage = try broken.run(["search", "Woensel", "--lang", "en"])
-        #expect(withLanguage.status == 1 && withLanguage.stderr.contains("zoom \"99\" in \(config) is not 0-18"), "\(withLanguage.stderr)")
+        #expect(withLanguage.status == 1 && withLanguage.stderr.contains("\(config):1: zoom \"99\" is not a whole number from 0 to 18"), "\(withLanguage.stderr)")
         for command in ["near", "bbox", "search", "show", "export"] {
             let help = try cli.run([command, "--help"])
             let text = help.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")

@@ -1,7 +1,15 @@
 import Foundation
-import HubGeoTestSupport
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+import HubGeoTestSupport
+@testable import HubGeoValidation
+import Testing
 
 /// `hubgeo map` opened in a real headless Chromium with no network (see `Support/map_browser.py`).
 @Suite("map page in a browser", .serialized)
@@ -180,6 +188,32 @@ struct ServedMapPageBrowserTests {
         #expect((report["clicks"] as? [Any])?.count == 2)
         #expect(server.log.contains("GET /api/bbox?minlat="), "the page loads the view by bbox")
         #expect(server.log.contains("GET /api/near?lat="))
+        #expect((report["consoleErrors"] as? [String])?.isEmpty == true, "\(report["consoleErrors"] ?? "")")
+        _ = server.stop()
+    }
+
+    @Test("every search result opens its own popup, also once the map has moved away from it")
+    func searchResultsOutsideTheView() throws {
+        let home = try TestPaths.temporaryDirectory()
+        let cli = CLIRunner(database: home.path("hub.sqlite"), home: home.url.path)
+        #expect(try cli.run(["stats"]).status == 0)
+        let server = try ServeProcess(arguments: ["--db", home.path("hub.sqlite")], environment: cli.environment)
+        // Stockholm, Berlin, New York, Oslo, Shanghai, Tallinn: the first click zooms to Stockholm,
+        // and the view then holds none of the others.
+        let report = try MapBrowser.run(server.baseURL + "/", screenshot: "map-served-search.png", arguments: ["--open-results", "fotografiska"])
+        let searched = try cli.run(["search", "fotografiska", "--format", "geojson"])
+        let names = ((jsonObject(searched.stdout) as? [String: Any])?["features"] as? [[String: Any]] ?? []).map {
+            ($0["properties"] as? [String: Any])?["name"] as? String ?? ""
+        }
+        let opened = try #require(report["openedResults"] as? [[String: Any]])
+        #expect(opened.map { $0["id"] as? String ?? "" } == featureIDs(searched.stdout))
+        #expect(opened.count == 6)
+        for (entry, name) in zip(opened, names) {
+            #expect(entry["listed"] as? String == name)
+            #expect(entry["popup"] as? String == name, "the popup of \(name): \(entry["text"] ?? "")")
+            #expect((entry["text"] as? String)?.contains("Museum") == true, "\(entry)")
+        }
+        #expect(FileManager.default.fileExists(atPath: MapBrowser.artifacts.appendingPathComponent("map-served-search.png.popup.png").path))
         #expect((report["consoleErrors"] as? [String])?.isEmpty == true, "\(report["consoleErrors"] ?? "")")
         _ = server.stop()
     }

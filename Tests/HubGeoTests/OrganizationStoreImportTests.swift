@@ -1,7 +1,15 @@
 import Foundation
 import GRDB
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 @Suite("Importing is a sync in one transaction")
 struct OrganizationStoreImportTests {
@@ -62,7 +70,7 @@ struct OrganizationStoreImportTests {
     @Test func databaseIsSpatiaLiteWithAPointGeometryAndSpatialIndexInWALMode() throws {
         let directory = try TestPaths.temporaryDirectory()
         let store = try StoreFixtures.store(in: directory, [StoreFixtures.organization("One", 51, 5)])
-        try store.pool.read { db in
+        try store.database.read { db in
             let column = try Row.fetchOne(db, sql: "SELECT geometry_type, srid, spatial_index_enabled FROM geometry_columns WHERE f_table_name = 'organization'")
             #expect(column?["geometry_type"] == 1)  // POINT XY
             #expect(column?["srid"] == 4326)

@@ -1,6 +1,14 @@
 import Foundation
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 @Suite("Spatial queries against a real SpatiaLite file")
 struct OrganizationStoreQueryTests {
@@ -122,7 +130,7 @@ struct OrganizationStoreQueryTests {
         #expect(try store.search("waal", filter: .init(type: .club)).count == 1)
         #expect(try store.search("waal", filter: .init(type: .museum)).isEmpty)
         #expect(try store.organization(named: "fotogroep waalre").town == "Waalre")
-        #expect(throws: StoreError.noMatch("Nowhere")) { try store.organization(named: "Nowhere") }
+        #expect(throws: OrganizationLookupError.noMatch("Nowhere")) { try store.organization(named: "Nowhere") }
     }
 
     @Test func limitAndOffsetPageThroughResults() throws {

@@ -1,9 +1,17 @@
 import Foundation
+@testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import HubGeo
 
 /// Results that cannot be written are a failure: every command that writes results, run with
 /// its standard output on /dev/full (every write fails with ENOSPC), exits 1 and says why.

@@ -1,14 +1,22 @@
 import Foundation
 import GRDB
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 /// The packed R*Tree of a bulk load: SQLite's own checker accepts it, every point is in it with
 /// a box that holds it, boxes find what a scan finds, and a later sync keeps it valid.
 @Suite("Packed R*Tree of a bulk load")
 struct RTreePackerTests {
     static func check(_ store: OrganizationStore) throws -> (check: String, entries: Int, rows: Int, outside: Int) {
-        try store.pool.read { db in
+        try store.database.read { db in
             (try String.fetchOne(db, sql: "SELECT rtreecheck('idx_organization_geom')") ?? "",
              try Int.fetchOne(db, sql: "SELECT count(*) FROM idx_organization_geom") ?? -1,
              try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? -2,

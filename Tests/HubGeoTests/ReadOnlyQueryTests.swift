@@ -1,6 +1,14 @@
 import Foundation
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 /// Queries open the database read-only and never change it; a database nobody may write still
 /// answers; a directory that cannot be created for `--db` gets a plain message.

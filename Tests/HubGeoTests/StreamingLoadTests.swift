@@ -1,6 +1,14 @@
 import Foundation
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 /// The streaming load (record by record, what `hubgeo import` uses) must give exactly what the
 /// in-memory load gives: the same organizations with the same Level 2 merges, the same
@@ -16,9 +24,8 @@ struct StreamingLoadTests {
         let memory = Result { try loader.load(root: root, level2Files: level2) }.mapError { Failure(text: "\($0)") }
         var organizations: [Organization] = []
         let streamed = Result {
-            var data = try loader.load(root: root, level2Files: level2) { organizations.append($0) }
-            data.organizations = organizations
-            return data
+            let summary = try loader.load(root: root, level2Files: level2) { organizations.append($0) }
+            return HubData(organizations: organizations, summary: summary)
         }.mapError { Failure(text: "\($0)") }
         return (memory, streamed)
     }

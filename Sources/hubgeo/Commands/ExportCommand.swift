@@ -59,8 +59,14 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// Streams the organizations, one type after the other, through the writer; returns how many.
+    /// Every type comes from the same snapshot of the database, whatever an import commits meanwhile.
     @discardableResult
     func export(store: OrganizationStore, selection: OrganizationSelection, localization: LocalizationSource?, to sink: ExportSink) throws -> Int {
+        try store.snapshot { store in try export(snapshot: store, selection: selection, localization: localization, to: sink) }
+    }
+
+    private func export(snapshot store: OrganizationStore, selection: OrganizationSelection, localization: LocalizationSource?,
+                        to sink: ExportSink) throws -> Int {
         let language = localization?.language
         let writer: OrganizationWriter = switch format {
         case .geojson: GeoJSONWriter(sink: sink, language: language, pretty: pretty)

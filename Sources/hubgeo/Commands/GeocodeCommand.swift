@@ -34,7 +34,7 @@ struct GeocodeCommand: ParsableCommand {
         let language = try LanguageList.parse(language).joined(separator: ",")
         let answer = try client.reverse(GeoPoint(latitude: latitude.value, longitude: longitude.value), language: language)
         if raw {
-            Console.print(String(decoding: answer.body, as: UTF8.self))
+            Console.printVerbatim(String(decoding: answer.body, as: UTF8.self))
             return
         }
         let result = answer.result
@@ -48,7 +48,7 @@ struct GeocodeCommand: ParsableCommand {
             if let display = result.displayName { table.append(["Display name", display]) }
         }
         table.append(["Language", language])
-        table.append(["Request", answer.url.absoluteString])
+        table.append(["Request", URLRedaction.redacted(answer.url)])
         Console.print(table.render(includeHeader: false))
     }
 }

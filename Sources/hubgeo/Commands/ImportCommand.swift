@@ -16,6 +16,8 @@ struct ImportCommand: ParsableCommand {
             Documents fetched by URL are kept in the database's document cache: a re-import asks the \
             server whether each changed (If-None-Match / If-Modified-Since) and reuses the stored copy \
             on a 304; a 5xx, a timeout or a reset keeps the last good copy, with a warning.
+            Ctrl-C or SIGTERM stops the import at once, also during a request, and leaves the database \
+            as it was (exit status 130).
             """)
 
     @Argument(help: "Level 1 root: file, folder or URL.")
@@ -56,12 +58,19 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let importer = Importer(remote: CachedRemoteReader(configuration: HTTPSettings.configuration(),
-                                                           maxFileBytes: HTTPSettings.maxFileBytes(), policy: policy))
+        Interruption.installSignalHandlers()
+        let importer = Importer(remote: CachedRemoteReader(configuration: try HTTPSettings.configuration(),
+                                                           maxFileBytes: try HTTPSettings.maxFileBytes(), policy: policy))
         let root: DocumentLocation = source.map(DocumentLocation.init(argument:)) ?? .embedded(EmbeddedData.rootName)
-        let report = try importer.run(root: root, level2Files: level2Files.map(DocumentLocation.init(argument:)),
+        let report: Importer.Report
+        do {
+            report = try importer.run(root: root, level2Files: level2Files.map(DocumentLocation.init(argument:)),
                                       database: database.resolvedPath)
-        let summary = report.summary, data = report.data
+        } catch where Interruption.isRequested {
+            Console.note("Interrupted: nothing was imported; the database is as it was.")
+            throw ExitCode(130)
+        }
+        let summary = report.summary, data = report.loaded
         for note in report.notes { Console.note("note: \(note)") }
         if let documents = report.documents {
             for warning in documents.warnings { Console.note(warning) }

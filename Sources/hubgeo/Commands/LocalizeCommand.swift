@@ -15,7 +15,8 @@ struct LocalizeCommand: ParsableCommand {
             however many languages; the others are derived from the names Nominatim returns, only where that \
             equals asking. At most one request per second to the public server; each answer is committed as \
             it arrives: an interrupted run \
-            resumes where it stopped, and a second run makes no request. The public server needs a contact \
+            resumes where it stopped, and a second run makes no request. Ctrl-C or SIGTERM stops it at once, \
+            also during a request or a wait, and sends no further request. The public server needs a contact \
             (--contact or $HUBGEO_CONTACT). Exit status: 0 done, 1 failures or stopped, 130 interrupted.
             Example: hubgeo localize --lang en,nl --contact you@example.org
             """)
@@ -45,6 +46,7 @@ struct LocalizeCommand: ParsableCommand {
     }
 
     func run() throws {
+        Interruption.installSignalHandlers()
         let languages = try LanguageList.parse(languages)
         let configuration = try nominatim.configuration()
         if !offline && configuration.isPublicServer && configuration.contact == nil {
@@ -58,15 +60,13 @@ struct LocalizeCommand: ParsableCommand {
         }
         let localizer = Localizer(store: store, client: client, configuration: configuration)
         let display = ProgressDisplay(isTerminal: isatty(2) == 1, every: progressEvery)
-        Interrupt.install()
         if !offline {
             Console.note("Localizing in \(languages.joined(separator: ", ")) with \(configuration.endpointKey) "
                 + "(zoom \(configuration.zoom), at most one request per \(ProgressDisplay.seconds(configuration.minimumInterval)) s).")
         }
         let summary = try localizer.run(Localizer.Options(languages: languages, type: type, offline: offline),
-                                        progress: display.show, shouldStop: { Interrupt.requested })
+                                        progress: display.show)
         display.finish()
-        Interrupt.uninstall()
         report(summary, languages: languages)
         if summary.interrupted { throw ExitCode(130) }
         if case .requestBudgetExhausted = summary.stoppedBy, summary.progress.failures == 0 { return }
@@ -134,28 +134,5 @@ final class ProgressDisplay {
 
     static func seconds(_ value: TimeInterval) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
-    }
-}
-
-/// Ctrl-C (SIGINT) and SIGTERM during `localize`: the first asks the batch to stop after the
-/// request in flight (its answer is committed); a second one ends the process at once, which is
-/// also safe because each answer is written in a single transaction.
-enum Interrupt {
-    nonisolated(unsafe) private static var flag: sig_atomic_t = 0
-
-    static var requested: Bool { flag != 0 }
-
-    static func install() {
-        let handler: @convention(c) (Int32) -> Void = { signal in
-            if Interrupt.flag != 0 { _exit(128 + signal) }
-            Interrupt.flag = 1
-        }
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
-    }
-
-    static func uninstall() {
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
     }
 }

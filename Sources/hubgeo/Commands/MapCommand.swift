@@ -39,19 +39,23 @@ struct MapCommand: ParsableCommand {
 
     func run() throws {
         let assets = try LeafletAssets.load()
+        // Every language's collection from one snapshot of the database.
         let store = try database.openStoreForQueries()
-        let chosen: [String?] = try languages.map { try LanguageList.parse($0) } ?? store.cachedLanguages()
-        // The cached answers of the endpoint and zoom `localize` would use (environment, config file).
-        let nominatim = chosen.contains { $0 != nil } ? try NominatimConfiguration.resolve() : nil
-        var collections: [(language: String?, geoJSON: String)] = []
-        var count = 0
-        for language in chosen.isEmpty ? [nil] : chosen {
-            let result = try MapGeoJSON.collection(store, selectionOptions.selection, type: selectionOptions.type,
-                                                   localization: language.flatMap { language in
-                                                       nominatim.map { LocalizationSource(language: language, configuration: $0) }
-                                                   })
-            collections.append((language, result.json))
-            count = result.count
+        let (chosen, collections, count) = try store.snapshot { store in
+            let chosen: [String?] = try languages.map { try LanguageList.parse($0) } ?? store.cachedLanguages()
+            // The cached answers of the endpoint and zoom `localize` would use (environment, config file).
+            let nominatim = chosen.contains { $0 != nil } ? try NominatimConfiguration.resolve() : nil
+            var collections: [(language: String?, geoJSON: String)] = []
+            var count = 0
+            for language in chosen.isEmpty ? [nil] : chosen {
+                let result = try MapGeoJSON.collection(store, selectionOptions.selection, type: selectionOptions.type,
+                                                       localization: language.flatMap { language in
+                                                           nominatim.map { LocalizationSource(language: language, configuration: $0) }
+                                                       })
+                collections.append((language, result.json))
+                count = result.count
+            }
+            return (chosen, collections, count)
         }
         let html = MapPage(source: .embedded(collections)).html(assets: assets)
         let sink = try OutputFile(path: output, protecting: [store.path])

@@ -37,13 +37,15 @@ struct NearCommand: ParsableCommand {
 
     func run() throws {
         let queryFilter = try query.filter()
-        let store = try database.openStoreForQueries()
         let center = GeoPoint(latitude: latitude.value, longitude: longitude.value)
-        let (selection, filter) = if let km {
-            (OrganizationSelection.near(center, radiusMeters: km * 1000), queryFilter)
-        } else {
-            try store.nearestSelection(center, count: nearest ?? 10, filter: queryFilter)
+        // The circle that holds the nearest and its organizations: from one snapshot.
+        try database.openStoreForQueries().snapshot { store in
+            let (selection, filter) = if let km {
+                (OrganizationSelection.near(center, radiusMeters: km * 1000), queryFilter)
+            } else {
+                try store.nearestSelection(center, count: nearest ?? 10, filter: queryFilter)
+            }
+            try ResultPrinter.print(store, selection, filter: filter, order: .distance, format: query.format)
         }
-        try ResultPrinter.print(store, selection, filter: filter, order: .distance, format: query.format)
     }
 }

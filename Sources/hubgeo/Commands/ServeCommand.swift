@@ -1,10 +1,9 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import HubGeo
 import HubGeoServer
 
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the map page and a read-only GeoJSON API over HTTP.",
@@ -30,10 +29,10 @@ struct ServeCommand: ParsableCommand {
         valueName: "xx[,yy]"))
     var languages: String?
 
-    @Option(name: .customLong("max-features"), help: "The most features one answer carries (default 5000).")
+    @Option(name: .customLong("max-features"), help: "The most features one answer carries (1 to 1000000000; default 5000).")
     var maxFeatures: Int = 5_000
 
-    @Option(name: .customLong("timeout"), help: "Seconds a query may take before the request gets a 503 (default 10).")
+    @Option(name: .customLong("timeout"), help: "Seconds a query may take; past them it is stopped and the request gets a 503 (default 10).")
     var timeout: Double = 10
 
     @OptionGroup var database: DatabaseOptions
@@ -41,11 +40,11 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         if let languages { _ = try LanguageList.parse(languages) }
         if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be 0-65535") }
-        if maxFeatures < 1 { throw ValidationError("--max-features must be 1 or more") }
+        try CountBounds.check(maxFeatures, "--max-features", minimum: 1)
         if !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a positive number of seconds") }
     }
 
-    func run() throws {
+    func run() async throws {
         let (host, port) = try ServerSettings.resolve(host: host, port: port)
         let settings = ServerSettings(host: host, port: port, featureCap: maxFeatures,
                                       requestTimeout: .milliseconds(Int64(timeout * 1000)),
@@ -55,27 +54,22 @@ struct ServeCommand: ParsableCommand {
         let nominatim = try NominatimConfiguration.resolve()
         let server = try MapServer(store: store, settings: settings, assets: try LeafletAssets.load(),
                                    localizationEndpoint: nominatim.endpointKey, localizationZoom: nominatim.zoom)
-        let done = DispatchSemaphore(value: 0)
-        let failure = FailureBox()
         let path = store.path
-        Task {
-            do {
-                try await server.run { address, port in
-                    let shown = address.contains(":") ? "[\(address)]" : address
-                    Console.note("Serving \(path) on http://\(shown):\(port)/ (Ctrl-C stops)")
-                }
-            } catch {
-                failure.error = error
+        try await server.run { address, port in
+            let shown = address.contains(":") ? "[\(address)]" : address
+            Console.note("Serving \(path) on http://\(shown):\(port)/ (Ctrl-C stops)")
+            if !Self.isLoopback(address) {
+                Console.note("warning: listening on \(shown), which other machines can reach: anyone who reaches this machine "
+                    + "can use the API (--host 127.0.0.1 keeps it to this machine)")
             }
-            done.signal()
         }
-        done.wait()
-        if let error = failure.error { throw error }
         Console.note("Stopped.")
     }
 }
 
-/// The server task's error, handed to the waiting thread.
-private final class FailureBox: @unchecked Sendable {
-    var error: Error?
+extension ServeCommand {
+    /// True for an address only this machine reaches: 127.0.0.0/8, ::1, or ::ffff:127.x.y.z.
+    static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address.lowercased().hasPrefix("::ffff:127.")
+    }
 }

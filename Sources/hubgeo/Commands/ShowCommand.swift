@@ -19,18 +19,21 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         let source = try language.source()
-        let store = try database.openStoreForQueries()
-        let organization = try store.organization(named: name)
-        let localized = try source.map { source in
-            try store.localizedPlace(of: organization, source: source)
-                ?? LocalizedPlace(language: source.language, town: nil, country: nil)
+        // The organization and its localized place: from one snapshot.
+        let (organization, localized) = try database.openStoreForQueries().snapshot { store in
+            let organization = try store.organization(named: name)
+            let localized = try source.map { source in
+                try store.localizedPlace(of: organization, source: source)
+                    ?? LocalizedPlace(language: source.language, town: nil, country: nil)
+            }
+            return (organization, localized)
         }
         switch format {
-        case .json: Console.print(try OrganizationJSON.encode(OrganizationJSON(organization, localized: localized)))
+        case .json: Console.printVerbatim(try PrettyJSON.string(OrganizationJSON(organization, localized: localized)))
         case .table: Console.print(OrganizationDescription(organization, localized: localized).text)
         case .geojson:
             let match = PlaceMatch(organization: organization, localized: localized)
-            Console.print(try ResultPrinter.geoJSON([match], language: language.code), terminator: "")
+            Console.printVerbatim(try ResultPrinter.geoJSON([match], language: language.code), terminator: "")
         }
     }
 }

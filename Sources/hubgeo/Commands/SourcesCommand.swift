@@ -24,7 +24,7 @@ struct SourcesCommand: ParsableCommand {
         let now = Date()
         switch format {
         case .json:
-            Console.print(try OrganizationJSON.encode(entries.map { SourceJSON($0, now: now) }))
+            Console.printVerbatim(try PrettyJSON.string(entries.map { SourceJSON($0, now: now) }))
         case .table:
             guard !entries.isEmpty else {
                 Console.note("The document cache is empty: no document has been imported from a URL.")
@@ -53,7 +53,7 @@ struct SourceJSON: Encodable {
     var size: Int
     var usedByLastImport: Bool
 
-    init(_ entry: DocumentCache.Entry, now: Date) {
+    init(_ entry: CachedDocument, now: Date) {
         url = entry.url
         status = entry.status
         etag = entry.etag

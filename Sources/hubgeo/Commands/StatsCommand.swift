@@ -16,7 +16,7 @@ struct StatsCommand: ParsableCommand {
         let statistics = try database.openStoreForQueries().statistics()
         switch format {
         case .json:
-            Console.print(try OrganizationJSON.encode(statistics))
+            Console.printVerbatim(try PrettyJSON.string(statistics))
         case .table:
             var table = TextTable(headers: ["", ""])
             table.rows = [
@@ -26,7 +26,7 @@ struct StatsCommand: ParsableCommand {
                     let ne = statistics.northEast!
                     return "lat \(sw.latitude) to \(ne.latitude), lon \(sw.longitude) to \(ne.longitude)"
                 } ?? "-"],
-                ["Database", statistics.databasePath],
+                ["Database", statistics.databasePath ?? "-"],
                 ["Source", statistics.source ?? "-"],
                 ["Imported", statistics.importedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "-"],
             ]

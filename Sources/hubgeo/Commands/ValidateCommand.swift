@@ -48,7 +48,8 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let validator = Validator(reader: .standard(configuration: HTTPSettings.configuration()),
+        let validator = Validator(reader: .standard(configuration: try HTTPSettings.configuration(),
+                                                    maxFileBytes: try HTTPSettings.maxFileBytes()),
                                   level0: level0.map(DocumentLocation.init(argument:)))
         let locations = inputs.isEmpty ? [DocumentLocation.embedded(EmbeddedData.rootName)] : inputs.map(DocumentLocation.init(argument:))
         let report = validator.validate(locations, townCheck: try geocode ? townCheck() : nil)
@@ -61,7 +62,7 @@ struct ValidateCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let output = ValidateJSON(report: report, strict: strict)
-            Console.print(String(decoding: try encoder.encode(output), as: UTF8.self))
+            Console.printVerbatim(String(decoding: try encoder.encode(output), as: UTF8.self))
         }
         if report.failed(strict: strict) { throw ExitCode(1) }
     }

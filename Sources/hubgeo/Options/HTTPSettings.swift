@@ -6,17 +6,26 @@ import HubGeo
 /// `HUBGEO_HTTP_CONNECT_TIMEOUT` (default 10), `HUBGEO_HTTP_MAX_BYTES` (default 20 MiB),
 /// `HUBGEO_HTTP_MAX_REDIRECTS` (default 5); and the size limit of a file on disk,
 /// `HUBGEO_MAX_FILE_BYTES` (default 20 MiB; raise it for very large generated data sets).
+/// A value that is not a number of the variable's range is an error naming the variable.
 enum HTTPSettings {
-    static func maxFileBytes(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
-        environment["HUBGEO_MAX_FILE_BYTES"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? DocumentReader.defaultMaxFileBytes
+    /// Time limits: more than nothing, at most an hour.
+    static let timeouts: ClosedRange<TimeInterval> = 0.001...3600
+    /// Size limits: 1 byte to 1 TiB.
+    static let sizes: ClosedRange<Int> = 1...(1 << 40)
+    /// Redirects followed for one request.
+    static let redirects: ClosedRange<Int> = 0...20
+
+    static func maxFileBytes(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
+        try SettingValue.environment("HUBGEO_MAX_FILE_BYTES", in: environment)?.integer(in: sizes) ?? DocumentReader.defaultMaxFileBytes
     }
 
-    static func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) -> HTTPClientConfiguration {
-        var configuration = HTTPClientConfiguration(userAgent: "hubgeo/\(HubGeoVersion.current)")
-        if let value = environment["HUBGEO_HTTP_TIMEOUT"].flatMap(Double.init), value > 0 { configuration.totalTimeout = value }
-        if let value = environment["HUBGEO_HTTP_CONNECT_TIMEOUT"].flatMap(Double.init), value > 0 { configuration.connectTimeout = value }
-        if let value = environment["HUBGEO_HTTP_MAX_BYTES"].flatMap(Int.init), value > 0 { configuration.maxBodyBytes = value }
-        if let value = environment["HUBGEO_HTTP_MAX_REDIRECTS"].flatMap(Int.init), value >= 0 { configuration.maxRedirects = value }
+    static func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CurlClientConfiguration {
+        func value(_ name: String) -> SettingValue? { SettingValue.environment(name, in: environment) }
+        var configuration = CurlClientConfiguration(userAgent: "hubgeo/\(HubGeoVersion.current)")
+        if let value = try value("HUBGEO_HTTP_TIMEOUT")?.seconds(in: timeouts) { configuration.totalTimeout = value }
+        if let value = try value("HUBGEO_HTTP_CONNECT_TIMEOUT")?.seconds(in: timeouts) { configuration.connectTimeout = value }
+        if let value = try value("HUBGEO_HTTP_MAX_BYTES")?.integer(in: sizes) { configuration.maxBodyBytes = value }
+        if let value = try value("HUBGEO_HTTP_MAX_REDIRECTS")?.integer(in: redirects) { configuration.maxRedirects = value }
         return configuration
     }
 }

@@ -30,6 +30,12 @@ struct NominatimOptions: ParsableArguments {
             throw ValidationError("--request-interval must be 0 to \(Int(NominatimConfiguration.maximumInterval)) seconds")
         }
         if let zoom, !(0...18).contains(zoom) { throw ValidationError("--zoom must be 0-18") }
+        do throws(SettingError) {
+            if let contact { _ = try SettingValue(contact, from: .flag("--contact")).headerText() }
+            if let email { _ = try SettingValue(email, from: .flag("--email")).headerText() }
+        } catch {
+            throw ValidationError(error.message)
+        }
     }
 
     func configuration() throws -> NominatimConfiguration {

@@ -1,8 +1,16 @@
 import Foundation
 import GRDB
-import HubGeoTestSupport
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+import HubGeoTestSupport
+@testable import HubGeoValidation
+import Testing
 
 /// hubgeo writes only into a database it knows as its own: every command refuses another
 /// program's SQLite file, a file that is not SQLite, a directory and a device, and leaves them as

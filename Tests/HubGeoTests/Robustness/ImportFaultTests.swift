@@ -1,8 +1,16 @@
 import Foundation
 import GRDB
-import HubGeoTestSupport
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+import HubGeoTestSupport
+@testable import HubGeoValidation
+import Testing
 
 /// Faults around creating and writing the database: concurrent first imports, a full disk, a
 /// database left half-made, NUL characters in names.
@@ -167,7 +175,7 @@ struct ImportFaultTests {
         let directory = try TestPaths.temporaryDirectory()
         let store = try OrganizationStore(path: directory.path("hub.sqlite"))
         do {
-            _ = try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT no_such_column FROM organization") }
+            _ = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT no_such_column FROM organization") }
             Issue.record("no error")
         } catch let error as StoreError {
             #expect(error.sqliteResultCode == 1)

@@ -1,7 +1,15 @@
 import Foundation
 import GRDB
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,7 +63,7 @@ struct ImportRobustnessTests {
     /// after checking that remarks and the spatial index hold exactly one row per organization.
     static func inspect(_ path: String) throws -> Set<String> {
         let store = try OrganizationStore(path: path)
-        return try store.pool.read { db in
+        return try store.database.read { db in
             #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"])
             let names = try String.fetchAll(db, sql: "SELECT full_name FROM organization")
             let remarks = try Int.fetchOne(db, sql: "SELECT count(*) FROM organization_remark") ?? -1
@@ -117,7 +125,7 @@ struct ImportRobustnessTests {
             let near = try Self.start(["near", "0", "0", "--nearest", "3"], environment: cli.environment, in: directory, name: "near\(round)")
             // In-process reads through another store on the same file while the child runs.
             while near.isRunning && Date().timeIntervalSince(begin) < 40 {
-                let count = try reader.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0 }
+                let count = try reader.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0 }
                 #expect(count == Self.organizationCount)
                 inProcessReads += 1
             }

@@ -1,6 +1,14 @@
 import Foundation
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 /// Level 1/2 files fetched by URL, end to end through `hubgeo import URL` and `hubgeo validate URL`
 /// against a loopback server: http(s) only, a size cap, a timeout, a redirect cap, each a clear error.

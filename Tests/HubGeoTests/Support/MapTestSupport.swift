@@ -30,7 +30,8 @@ enum MapBrowser {
     }
 }
 
-/// A `hubgeo serve` process on 127.0.0.1 with an OS-chosen port; SIGKILL on deinit if still running.
+/// A `hubgeo serve` process with an OS-chosen port (on 127.0.0.1 unless `--host` says otherwise);
+/// SIGKILL on deinit if still running.
 final class ServeProcess: @unchecked Sendable {
     let process = Process()
     let directory: TemporaryDirectory
@@ -51,8 +52,9 @@ final class ServeProcess: @unchecked Sendable {
         try process.run()
         let deadline = Date().addingTimeInterval(startupTimeout)
         while Date() < deadline && process.isRunning {
-            if let range = log.range(of: #"http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
-                port = Int(log[range].dropFirst("http://127.0.0.1:".count).dropLast()) ?? 0
+            // "Serving ... on http://HOST:PORT/": whatever the host, 127.0.0.1 reaches it.
+            if let range = log.range(of: #" on http://\S+:\d+/ "#, options: .regularExpression) {
+                port = Int(log[range].dropLast(2).split(separator: ":").last ?? "") ?? 0
                 return
             }
             usleep(20_000)
@@ -77,7 +79,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// GET over libcurl: status and body.
     func get(_ path: String) throws -> (status: Int, body: String, contentType: String?) {
-        let client = HTTPClient(configuration: HTTPClientConfiguration(userAgent: "hubgeo-tests", connectTimeout: 5, totalTimeout: 30,
+        let client = CurlClient(configuration: CurlClientConfiguration(userAgent: "hubgeo-tests", connectTimeout: 5, totalTimeout: 30,
                                                                         maxBodyBytes: 200 * 1024 * 1024))
         let response = try client.get(URL(string: baseURL + path)!)
         return (response.status, String(decoding: response.body, as: UTF8.self), response.header("Content-Type"))

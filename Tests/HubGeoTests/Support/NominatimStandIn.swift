@@ -1,5 +1,13 @@
 import Foundation
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
 
 /// The Nominatim stand-in: a ``LoopbackServer`` replaying the real sample answers in
 /// `Fixtures/nominatim/standin` (see `make_standin.py` there), chosen by lat, lon and accept-language.

@@ -1,5 +1,13 @@
 import Foundation
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
 
 /// Builds organizations and stores for tests.
 enum StoreFixtures {

@@ -3,7 +3,7 @@
 python3-selenium) and prints what it saw as JSON on stdout; the Swift tests assert on it.
 
 Usage: map_browser.py URL --screenshot PNG [--offline] [--switch-language] [--search TEXT ...]
-                      [--click LAT,LON[,ZOOM] ...] [--open-search TEXT] [--deadline SECONDS]
+                      [--click LAT,LON[,ZOOM] ...] [--open-search TEXT] [--open-results TEXT] [--deadline SECONDS]
 
 - clusters: the numbers on the cluster icons and the single markers shown after the page fits its data;
 - screenshot: saved to PNG, with the share of pixels the markers draw and of the land colour;
@@ -13,6 +13,9 @@ Usage: map_browser.py URL --screenshot PNG [--offline] [--switch-language] [--se
 - clicks: for each map click, the pin's coordinates and the listed ids and distances (metres),
   and the popup name after clicking the first listed entry;
 - opened: --open-search TEXT types TEXT, clicks the first result, and returns the popup's text;
+- openedResults: --open-results TEXT types TEXT and clicks every listed result in turn, letting the map
+  move and load its view after each (so later results lie outside the view); per result its id, the
+  listed name and the popup's name and text. The third popup is saved as PNG.popup.png;
 - hazards: window.__pwned, the number of <script> elements, <img> elements in popups, console errors.
 A watchdog kills the browser, chromedriver and itself (their process group) with SIGKILL when the deadline passes.
 """
@@ -49,6 +52,7 @@ def main():
     parser.add_argument("--search", action="append", default=[])
     parser.add_argument("--click", action="append", default=[])
     parser.add_argument("--open-search")
+    parser.add_argument("--open-results")
     parser.add_argument("--deadline", type=float, default=150)
     args = parser.parse_args()
     try:
@@ -157,6 +161,26 @@ def main():
             driver.find_element(By.CSS_SELECTOR, "#hubgeo-results li[data-id] button").click()
             result["opened"] = popup()
             close_popup()
+            search.clear()
+
+        if args.open_results:
+            search.send_keys(args.open_results)
+            wait.until(lambda d: d.execute_script("return document.querySelectorAll('#hubgeo-results li[data-id]').length > 0"))
+            time.sleep(0.6)
+            entries = driver.execute_script("""
+                return Array.prototype.map.call(document.querySelectorAll('#hubgeo-results li[data-id]'), function (li) {
+                    return [li.getAttribute('data-id'), li.querySelector('button').textContent]; });
+            """)
+            result["openedResults"] = []
+            for index, (entry_id, listed) in enumerate(entries):
+                driver.find_element(By.CSS_SELECTOR, "#hubgeo-results li[data-id='%s'] button" % entry_id).click()
+                popup()
+                time.sleep(1.5)  # the map pans or zooms to it and loads that view
+                shown = popup()
+                if index == 2:
+                    driver.save_screenshot(args.screenshot + ".popup.png")
+                result["openedResults"].append({"id": entry_id, "listed": listed, "popup": shown["name"], "text": shown["text"]})
+                close_popup()
             search.clear()
 
         result["clicks"] = []

@@ -1,6 +1,14 @@
 import Foundation
-import Testing
 @testable import HubGeo
+@testable import HubGeoDatabase
+@testable import HubGeoExport
+@testable import HubGeoGeocoding
+@testable import HubGeoHTTP
+@testable import HubGeoJSON
+@testable import HubGeoModel
+@testable import HubGeoReader
+@testable import HubGeoValidation
+import Testing
 
 /// `validate --geocode` against the Nominatim stand-in (real Nominatim 5.3.3 answers): declared
 /// towns compared with the local names and cached translations of the place at the coordinates.

@@ -1,0 +1,9 @@
+// `import HubGeo` gives the whole library: the targets it is built from are re-exported.
+@_exported import HubGeoDatabase
+@_exported import HubGeoExport
+@_exported import HubGeoGeocoding
+@_exported import HubGeoHTTP
+@_exported import HubGeoJSON
+@_exported import HubGeoModel
+@_exported import HubGeoReader
+@_exported import HubGeoValidation

@@ -1,0 +1,73 @@
+import HubGeoJSON
+import HubGeoModel
+import HubGeoReader
+
+/// What an import changed in the database.
+public struct ImportSummary: Sendable {
+    /// At most this many identities are listed in `added`, `changed` and `removed` each
+    /// (the counts are always complete): a first import of a million organizations should
+    /// not hold a million names.
+    public static let listLimit = 10_000
+    /// At most this many added and removed organizations are compared for probable renames.
+    static let renameCandidateLimit = 100_000
+    /// An added and a removed organization with the same full name or nickname closer than this
+    /// are reported as a probable rename.
+    public static let renameDistanceMeters = 1_000.0
+
+    /// The organizations added, changed and removed (the first ``listLimit`` of each, sorted).
+    public var added: [OrganizationIdentity] = []
+    public var changed: [OrganizationIdentity] = []
+    public var removed: [OrganizationIdentity] = []
+    public var addedCount = 0
+    public var changedCount = 0
+    public var removedCount = 0
+    public var unchanged = 0
+    /// The number of organizations in the database after the import.
+    public var total = 0
+    /// Removals and additions that look like one organization whose identity (town + full name)
+    /// was edited: the same full name or nickname, within ``renameDistanceMeters``.
+    public var probableRenames: [ProbableRename] = []
+
+    public init() {}
+
+    /// A removed organization that an added one probably renames.
+    public struct ProbableRename: Sendable, Equatable {
+        public var removed: OrganizationIdentity
+        public var added: OrganizationIdentity
+        /// True when the full name is the same (the town changed); else the nickname is.
+        public var sameFullName: Bool
+        public var distanceMeters: Double
+    }
+
+    /// What the rename check needs of an organization.
+    struct Place {
+        var identity: OrganizationIdentity
+        var nickName: String
+        var coordinates: GeoPoint
+
+        init(identity: OrganizationIdentity, nickName: String, coordinates: GeoPoint) {
+            self.identity = identity
+            self.nickName = nickName
+            self.coordinates = coordinates
+        }
+
+        init(_ organization: Organization) {
+            self.init(identity: organization.identity, nickName: organization.nickName, coordinates: organization.coordinates)
+        }
+    }
+
+    mutating func noteAdded(_ identity: OrganizationIdentity) {
+        addedCount += 1
+        if added.count < Self.listLimit { added.append(identity) }
+    }
+
+    mutating func noteChanged(_ identity: OrganizationIdentity) {
+        changedCount += 1
+        if changed.count < Self.listLimit { changed.append(identity) }
+    }
+
+    mutating func noteRemoved(_ identity: OrganizationIdentity) {
+        removedCount += 1
+        if removed.count < Self.listLimit { removed.append(identity) }
+    }
+}

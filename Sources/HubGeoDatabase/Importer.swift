@@ -1,0 +1,236 @@
+import Foundation
+import GRDB
+import HubGeoJSON
+import HubGeoModel
+import HubGeoReader
+
+/// Imports a Photo Club Hub tree into a hubgeo database: reads it once (streaming, through
+/// ``HubLoader/load(root:level2Files:each:)``: the ``Level1TreeWalker`` and the Level 2 resolver),
+/// syncs the database with it (added, changed, removed), and says what it did.
+///
+/// Atomicity, without reading the tree twice:
+/// - **An existing database** is synced in one write transaction. SQLite in WAL mode writes
+///   every page of an open transaction to the `-wal` file only; the database file itself is
+///   changed only when a committed transaction is checkpointed. So a failure anywhere (bad JSON
+///   half-way, a missing include, a full disk) rolls back and leaves the file byte for byte as
+///   it was, and readers keep reading the old data meanwhile. Opening a current database writes
+///   nothing (``OrganizationStore/init(path:)``).
+/// - **A new database** is built under a private name beside it (`.NAME.PID.RANDOM.staging`),
+///   closed (the WAL checkpointed into it), flushed, and then linked to its name with `link(2)`,
+///   which fails if the name exists. "New" is thus decided by the file system at the moment the
+///   database appears: no other process ever sees a half-made database, a failed first import
+///   removes only its own staging file, and when another import created the database meanwhile,
+///   the staged data is synced into that one (from the staged file, not by reading the tree again).
+///
+/// With a ``CachedRemoteReader``, documents fetched by URL go through the document cache, whose
+/// writes are part of the same transaction (or staged database): the cache and the organizations
+/// always hold the same import.
+///
+/// SIGINT or SIGTERM (``Interruption``, once the signal handlers are installed) stop an import as
+/// a failure does: no further request, the database as it was, ``Interrupted`` thrown (or the
+/// error of the fetch the signal cut short).
+public struct Importer: Sendable {
+    public let reader: DocumentReader
+    /// The document cache's reader, when remote documents go through it.
+    public let remote: CachedRemoteReader?
+
+    public init(reader: DocumentReader) {
+        self.reader = reader
+        self.remote = nil
+    }
+
+    /// An importer whose http(s) documents go through the document cache.
+    public init(remote: CachedRemoteReader) {
+        self.reader = remote.reader
+        self.remote = remote
+    }
+
+    /// What an import read and did.
+    public struct Report: Sendable {
+        /// What was read besides the organizations (which went to the database): files, diagnostics (sorted), orphans.
+        public var loaded: LoadSummary
+        public var summary: ImportSummary
+        public var clubs = 0
+        public var museums = 0
+        /// Every override a Level 2 file applied, in reading order.
+        public var overrides: [AppliedOverride] = []
+        /// The database written.
+        public var databasePath: String
+        /// True when this import created the database.
+        public var createdDatabase = false
+        /// Things the user should know about the database itself (a half-made one rebuilt).
+        public var notes: [String] = []
+        /// What happened to each document fetched by URL (nil without a ``CachedRemoteReader``).
+        public var documents: DocumentTraffic?
+    }
+
+    public struct AppliedOverride: Sendable {
+        public var organization: OrganizationIdentity
+        public var override: FieldOverride
+    }
+
+    /// Syncs the database at `path` with the tree at `root` (plus `level2Files`), creating the
+    /// database when there is none. Throws, leaving the database as it was, when the tree cannot
+    /// be read whole or the database cannot be written.
+    public func run(root: DocumentLocation, level2Files: [DocumentLocation] = [], database path: String,
+                    now: Date = Date()) throws -> Report {
+        var notes: [String] = []
+        if FileManager.default.fileExists(atPath: path) {
+            do {
+                let store = try OrganizationStore(path: path, connections: .single)
+                return try sync(root: root, level2Files: level2Files, into: store, now: now)
+            } catch StoreError.halfMade(_, let reason) {
+                notes.append("\(path) was left half-made by an earlier run (\(reason)); it held no data and was built again")
+                Self.removeDatabaseFiles(path)
+            }
+        }
+        var report = try create(root: root, level2Files: level2Files, database: path, now: now)
+        report.notes = notes + report.notes
+        return report
+    }
+
+    /// Opens the database at `path` for a query; when there is none (or it holds no organization
+    /// yet, or was left half-made), first imports the data built into hubgeo (offline) and returns
+    /// that import's report too.
+    public static func openStore(path: String) throws -> (store: OrganizationStore, firstImport: Report?) {
+        if FileManager.default.fileExists(atPath: path) {
+            do {
+                let store = try OrganizationStore(path: path)
+                guard try store.isEmpty() else { return (store, nil) }
+            } catch StoreError.halfMade {
+                // Rebuilt by the import below, which says so.
+            }
+        }
+        let report = try Importer(reader: DocumentReader(remoteFetch: nil))
+            .run(root: .embedded(EmbeddedData.rootName), database: path)
+        return (try OrganizationStore(path: path), report)
+    }
+
+    /// Opens the database at `path` for queries: an existing database with organizations is
+    /// opened read-only and never changed; a missing, empty or half-made one first gets the data
+    /// built into hubgeo (the one write a query may make), whose report this returns too.
+    public static func openStoreForQueries(path: String) throws -> (store: OrganizationStore, firstImport: Report?) {
+        if let store = try OrganizationStore.openReadOnlyIfPopulated(path: path) { return (store, nil) }
+        return try openStore(path: path)
+    }
+
+    // MARK: - Sync into an existing database
+
+    private func sync(root: DocumentLocation, level2Files: [DocumentLocation], into store: OrganizationStore,
+                      now: Date) throws -> Report {
+        var report = Report(loaded: LoadSummary(source: root.description),
+                            summary: ImportSummary(), databasePath: store.path)
+        report.summary = try store.importOrganizations(source: root.description, now: now) { add, documentCache in
+            // Remote documents go through the cache in this import's transaction.
+            let session = try remote?.session(cache: documentCache, now: now)
+            let loader = HubLoader(reader: session?.reader ?? reader)
+            report.loaded = try loader.load(root: root, level2Files: level2Files) { organization in
+                try Interruption.check()
+                report.count(organization)
+                try add(organization)
+            }
+            // SIGINT or SIGTERM roll the import back, as any failure does.
+            try Interruption.check()
+            report.documents = session?.traffic
+        }
+        return report
+    }
+
+    // MARK: - A new database
+
+    private func create(root: DocumentLocation, level2Files: [DocumentLocation], database path: String,
+                        now: Date) throws -> Report {
+        let staging = try StagingFile(beside: path)
+        defer { staging.remove() }
+        var report: Report
+        do {
+            let store = try OrganizationStore(path: staging.path, connections: .staging)
+            report = try sync(root: root, level2Files: level2Files, into: store, now: now)
+            try store.finishStaging()
+            try staging.flush()
+        } catch StoreError.cannotOpen(_, let reason) {
+            throw StoreError.cannotOpen(path: path, reason: reason)  // the name the user gave, not the staging file's
+        }
+        report.databasePath = path
+        if link(staging.path, path) == 0 {
+            report.createdDatabase = true
+            Self.syncDirectory(of: path)
+            return report
+        }
+        let linkError = errno
+        guard linkError == EEXIST else {
+            throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(linkError)))
+        }
+        // Another process created the database while this one read the tree: sync the staged data into it.
+        let staged = try OrganizationStore(path: staging.path, connections: .single)
+        let store = try OrganizationStore(path: path, connections: .single)
+        report.summary = try store.importOrganizations(source: root.description, now: now) { add, documentCache in
+            try staged.forEachStored { try add($0) }
+            try DocumentCache.copy(from: staged, into: documentCache)
+        }
+        try staged.checkpointAndClose()
+        return report
+    }
+
+    static func removeDatabaseFiles(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+
+    /// Makes the new directory entry durable.
+    private static func syncDirectory(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}
+
+extension Importer.Report {
+    mutating func count(_ organization: Organization) {
+        if organization.type == .club { clubs += 1 } else { museums += 1 }
+        for override in organization.overrides {
+            overrides.append(Importer.AppliedOverride(organization: organization.identity, override: override))
+        }
+    }
+}
+
+/// The private file a new database is built in, beside its final name: `.NAME.PID.RANDOM.staging`.
+/// Removing it removes only what this process made. Staging files of processes that no longer
+/// run (killed during a first import) are removed when the next one starts.
+struct StagingFile {
+    let path: String
+
+    init(beside target: String) throws {
+        let directory = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        try OrganizationStore.createDirectory(containing: target)
+        Self.removeAbandoned(in: directory, name: name)
+        let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        path = (directory.isEmpty ? "" : directory + "/") + ".\(name).\(getpid()).\(random).staging"
+    }
+
+    func flush() throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    func remove() {
+        Importer.removeDatabaseFiles(path)
+    }
+
+    private static func removeAbandoned(in directory: String, name: String) {
+        let folder = directory.isEmpty ? "." : directory
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        let prefix = ".\(name)."
+        for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".staging") {
+            let parts = entry.dropFirst(prefix.count).split(separator: ".")
+            guard parts.count == 3, let pid = pid_t(parts[0]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            Importer.removeDatabaseFiles(folder + "/" + entry)
+        }
+    }
+}

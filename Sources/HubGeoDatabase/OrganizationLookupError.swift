@@ -1,0 +1,21 @@
+import Foundation
+import HubGeoJSON
+import HubGeoModel
+import HubGeoReader
+
+/// Why ``OrganizationStore/organization(named:)`` found not exactly one organization: an answer
+/// about the data (a user's typo, a name too short), where ``StoreError`` is a failure of the
+/// database.
+public enum OrganizationLookupError: LocalizedError, Equatable, Sendable {
+    case noMatch(String)
+    case ambiguous(String, candidates: [String])
+
+    public var errorDescription: String? {
+        switch self {
+        case .noMatch(let name):
+            "no organization matches \"\(name)\""
+        case .ambiguous(let name, let candidates):
+            "\"\(name)\" matches \(candidates.count) organizations: \(candidates.prefix(10).joined(separator: "; "))\(candidates.count > 10 ? "; ..." : "")"
+        }
+    }
+}

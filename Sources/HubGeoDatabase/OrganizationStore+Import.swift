@@ -1,0 +1,347 @@
+import Foundation
+import GRDB
+import HubGeoJSON
+import HubGeoModel
+import HubGeoReader
+
+extension OrganizationStore {
+    /// Makes the database hold exactly `data`: adds new organizations, updates changed ones,
+    /// deletes those no longer in the data. All in one transaction: if anything fails, the
+    /// database keeps its previous content.
+    @discardableResult
+    public func importData(_ data: HubData, now: Date = Date()) throws -> ImportSummary {
+        try importOrganizations(source: data.source, now: now) { add in
+            for organization in data.organizations { try add(organization) }
+        }
+    }
+
+    /// The streaming form of ``importData(_:now:)``: `produce` hands every organization of the
+    /// data set to `add`, one at a time, and the database ends up holding exactly those, in one
+    /// transaction (an error from `produce` rolls it back). Only a small key per stored
+    /// organization is kept in memory. An unchanged organization is not written at all. Into an
+    /// empty database the rows are bulk loaded and the spatial index is built once at the end
+    /// (see ``SpatialIndex``).
+    @discardableResult
+    public func importOrganizations(source: String, now: Date = Date(),
+                                    _ produce: (_ add: (Organization) throws -> Void) throws -> Void) throws -> ImportSummary {
+        try withoutActuallyEscaping(produce) { produce in
+            try importOrganizations(source: source, now: now) { add, _ in try produce(add) }
+        }
+    }
+
+    /// The same, with `produce` given the document cache of the import's transaction too, whose
+    /// writes commit or roll back with the organizations.
+    func importOrganizations(source: String, now: Date = Date(),
+                             _ produce: (_ add: (Organization) throws -> Void, _ documentCache: DatabaseDocumentCache) throws -> Void) throws -> ImportSummary {
+        try database.write { db in
+            // A large import touches the table and its indexes all over: a 64 MiB page cache
+            // for this connection instead of 2 MiB keeps them in memory (restored afterwards).
+            let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+            try db.execute(sql: "PRAGMA cache_size = -65536")
+            defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+            var sync = try SyncState(db)
+            let triggers = sync.existing.isEmpty ? try SpatialIndex.beginBulkLoad(db) : nil
+            let writer = try RowWriter(db)
+            try produce({ organization in try sync.apply(organization, writer: writer, db: db) }, DatabaseDocumentCache(db))
+            try sync.removeUnseen(db)
+            if let triggers { try SpatialIndex.finishBulkLoad(db, restoring: triggers) }
+            var summary = sync.summary
+            summary.probableRenames = sync.probableRenames()
+            try StoredCredentials.remove(in: db)
+            try db.execute(sql: """
+                INSERT INTO import_run (source, imported_at, organizations, added, changed, removed)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [source, ISO8601DateFormatter().string(from: now), summary.total,
+                                 summary.addedCount, summary.changedCount, summary.removedCount])
+            summary.added.sort()
+            summary.changed.sort()
+            summary.removed.sort()
+            return summary
+        }
+    }
+
+    /// What the sync knows while organizations stream in: the stored ones by stable id, whether
+    /// each was seen, and what it did.
+    private struct SyncState {
+        /// 24 bytes per stored organization (a million of them: about 70 MB with the table).
+        struct Stored {
+            /// The row id; negated once the organization was seen in the data.
+            var id: Int64
+            /// The digests; 0 when unknown (an older kind of fingerprint), which no digest equals in practice.
+            var content: UInt64
+            var sources: UInt64
+            var seen: Bool { id < 0 }
+            var rowID: Int64 { abs(id) }
+        }
+
+        /// Stored organizations by ``OrganizationIdentity/stableHash``.
+        var existing: [UInt64: Stored] = [:]
+        var summary = ImportSummary()
+        /// Added organizations, to match against removed ones (none on a first import).
+        var added: [ImportSummary.Place] = []
+        var removed: [ImportSummary.Place] = []
+
+        init(_ db: Database) throws {
+            existing.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0)
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, stable_id, fingerprint FROM organization")
+            while let row = try rows.next() {
+                guard let key = UInt64(row[1] as String, radix: 16) else { continue }
+                let (content, sources) = Fingerprint.parse(row[2])
+                existing[key] = Stored(id: row[0], content: content ?? 0, sources: sources ?? 0)
+            }
+        }
+
+        mutating func apply(_ organization: Organization, writer: RowWriter, db: Database) throws {
+            summary.total += 1
+            let fingerprint = Fingerprint(organization)
+            guard let index = existing.index(forKey: organization.identity.stableHash) else {
+                try writer.insert(organization, fingerprint: fingerprint, id: nil)
+                summary.noteAdded(organization.identity)
+                if !existing.isEmpty && added.count < ImportSummary.renameCandidateLimit {
+                    added.append(ImportSummary.Place(organization))
+                }
+                return
+            }
+            let stored = existing.values[index]
+            guard !stored.seen else { return }  // the loader drops duplicates; never twice
+            existing.values[index].id = -stored.id
+            if stored.content == fingerprint.content {
+                summary.unchanged += 1
+                if stored.sources != fingerprint.sources {  // the same organization, read from another file
+                    try writer.updateSources(organization, fingerprint: fingerprint, id: stored.rowID)
+                }
+                return
+            }
+            try writer.delete(id: stored.rowID)
+            try writer.insert(organization, fingerprint: fingerprint, id: stored.rowID)
+            summary.noteChanged(organization.identity)
+        }
+
+        /// Deletes the stored organizations that the data no longer holds.
+        mutating func removeUnseen(_ db: Database) throws {
+            let unseen = existing.values.filter { !$0.seen }.map(\.rowID)
+            guard !unseen.isEmpty else { return }
+            let select = try db.cachedStatement(sql: "SELECT town, full_name, nick_name, latitude, longitude FROM organization WHERE id = ?")
+            let delete = try db.cachedStatement(sql: "DELETE FROM organization WHERE id = ?")
+            for id in unseen {
+                if let row = try Row.fetchOne(select, arguments: [id]) {
+                    let place = ImportSummary.Place(identity: OrganizationIdentity(town: row[0], fullName: row[1]), nickName: row[2],
+                                                    coordinates: GeoPoint(latitude: row[3], longitude: row[4]))
+                    summary.noteRemoved(place.identity)
+                    if removed.count < ImportSummary.renameCandidateLimit { removed.append(place) }
+                }
+                try delete.execute(arguments: [id])
+            }
+        }
+
+        /// Each added organization with the same full name or nickname as a removed one, within
+        /// ``ImportSummary/renameDistanceMeters`` (the geodesic distance on WGS84, ``Geodesic``).
+        func probableRenames() -> [ImportSummary.ProbableRename] {
+            guard !added.isEmpty, !removed.isEmpty else { return [] }
+            var byName: [String: [Int]] = [:]
+            for (position, place) in removed.enumerated() {
+                byName["f:" + place.identity.fullName, default: []].append(position)
+                byName["n:" + place.nickName, default: []].append(position)
+            }
+            var renames: [ImportSummary.ProbableRename] = []
+            for place in added {
+                let candidates = (byName["f:" + place.identity.fullName] ?? []) + (byName["n:" + place.nickName] ?? [])
+                var best: ImportSummary.ProbableRename?
+                for position in Set(candidates) {
+                    let old = removed[position]
+                    let meters = Geodesic.distance(old.coordinates, place.coordinates)
+                    guard meters <= ImportSummary.renameDistanceMeters, meters < best?.distanceMeters ?? .infinity else { continue }
+                    best = ImportSummary.ProbableRename(removed: old.identity, added: place.identity,
+                                                        sameFullName: old.identity.fullName == place.identity.fullName,
+                                                        distanceMeters: meters)
+                }
+                if let best { renames.append(best) }
+            }
+            return renames.sorted { ($0.added, $0.removed) < ($1.added, $1.removed) }
+        }
+    }
+
+    /// The import's prepared statements.
+    private final class RowWriter {
+        let insertOrganization: PreparedStatement
+        let insertRemark: PreparedStatement
+        let insertMember: PreparedStatement
+        let insertOverride: PreparedStatement
+        let updateSources: PreparedStatement
+        let deleteOrganization: PreparedStatement
+        let db: Database
+
+        init(_ db: Database) throws {
+            self.db = db
+            insertOrganization = try PreparedStatement(db, sql: """
+                INSERT INTO organization (id, stable_id, type, town, full_name, nick_name, latitude, longitude,
+                    website, wikipedia, level2_url, maintainer_email, fotobond_number, has_level2, member_count,
+                    level1_source, level2_source, search_key, fingerprint, geom)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            insertRemark = try PreparedStatement(db, sql: "INSERT INTO organization_remark (organization_id, language, value) VALUES (?, ?, ?)")
+            insertMember = try PreparedStatement(db, sql: """
+                INSERT INTO organization_member (organization_id, position, given_name, infix_name, family_name,
+                    is_former, is_deceased, is_prospective, is_honorary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            insertOverride = try PreparedStatement(db, sql: "INSERT INTO level2_override (organization_id, field, level1_value, level2_value) VALUES (?, ?, ?, ?)")
+            updateSources = try PreparedStatement(db, sql: "UPDATE organization SET level1_source = ?, level2_source = ?, fingerprint = ? WHERE id = ?")
+            deleteOrganization = try PreparedStatement(db, sql: "DELETE FROM organization WHERE id = ?")
+        }
+
+        func insert(_ organization: Organization, fingerprint: Fingerprint, id: Int64?) throws {
+            let statement = insertOrganization
+            let searchKey = [organization.fullName, organization.nickName, organization.town].joined(separator: "\u{1F}").searchFolded
+            statement.bind(1, id)
+            statement.bind(2, organization.stableID)
+            statement.bind(3, organization.type.rawValue)
+            statement.bind(4, organization.town)
+            statement.bind(5, organization.fullName)
+            statement.bind(6, organization.nickName)
+            statement.bind(7, organization.coordinates.latitude)
+            statement.bind(8, organization.coordinates.longitude)
+            statement.bind(9, organization.website)
+            statement.bind(10, organization.wikipedia)
+            statement.bind(11, organization.level2URL)
+            statement.bind(12, organization.maintainerEmail)
+            statement.bind(13, organization.fotobondNumber)
+            statement.bind(14, organization.hasLevel2)
+            statement.bind(15, organization.memberCount)
+            statement.bind(16, organization.level1Source)
+            statement.bind(17, organization.level2Source)
+            statement.bind(18, searchKey)
+            statement.bind(19, fingerprint.text)
+            SpatiaLitePoint.withBlob(longitude: organization.coordinates.longitude, latitude: organization.coordinates.latitude) {
+                statement.bind(20, blob: $0)
+            }
+            try statement.execute()
+            let rowID = db.lastInsertedRowID
+            for remark in organization.remarks {
+                insertRemark.bind(1, rowID)
+                insertRemark.bind(2, remark.language)
+                insertRemark.bind(3, remark.value)
+                try insertRemark.execute()
+            }
+            for (position, member) in organization.members.enumerated() {
+                insertMember.bind(1, rowID)
+                insertMember.bind(2, position)
+                insertMember.bind(3, member.givenName)
+                insertMember.bind(4, member.infixName)
+                insertMember.bind(5, member.familyName)
+                insertMember.bind(6, member.isFormerMember)
+                insertMember.bind(7, member.isDeceased)
+                insertMember.bind(8, member.isProspectiveMember)
+                insertMember.bind(9, member.isHonoraryMember)
+                try insertMember.execute()
+            }
+            for override in organization.overrides {
+                insertOverride.bind(1, rowID)
+                insertOverride.bind(2, override.field)
+                insertOverride.bind(3, override.level1Value)
+                insertOverride.bind(4, override.level2Value)
+                try insertOverride.execute()
+            }
+        }
+
+        func updateSources(_ organization: Organization, fingerprint: Fingerprint, id: Int64) throws {
+            updateSources.bind(1, organization.level1Source)
+            updateSources.bind(2, organization.level2Source)
+            updateSources.bind(3, fingerprint.text)
+            updateSources.bind(4, id)
+            try updateSources.execute()
+        }
+
+        func delete(id: Int64) throws {
+            deleteOrganization.bind(1, id)
+            try deleteOrganization.execute()
+        }
+    }
+
+    /// Two digests of an organization (FNV-1a): `content`, of everything it says, tells changed
+    /// organizations from unchanged ones; `sources`, of the files it was read from, tells when
+    /// only those moved. Stored as "v3-" and 16 + 16 hex digits.
+    struct Fingerprint: Equatable {
+        var content: UInt64
+        var sources: UInt64
+
+        init(content: UInt64, sources: UInt64) {
+            self.content = content
+            self.sources = sources
+        }
+
+        init(_ organization: Organization) {
+            var hash = FNV1a()
+            func add(_ text: String?) { hash.addField(text) }
+            func add(_ number: UInt64) { hash.addField(number) }
+            func add(_ number: Int) {
+                if number < 0 {
+                    add(String(number))
+                } else {
+                    add(UInt64(number))
+                }
+            }
+            add(organization.type.rawValue)
+            add(organization.identity.town)
+            add(organization.identity.fullName)
+            add(organization.nickName)
+            add(organization.coordinates.latitude.bitPattern)
+            add(organization.coordinates.longitude.bitPattern)
+            add(organization.website)
+            add(organization.wikipedia)
+            add(organization.level2URL)
+            add(organization.maintainerEmail)
+            if let number = organization.fotobondNumber { add(number) } else { add(nil as String?) }
+            if let count = organization.memberCount { add(count) } else { add(nil as String?) }
+            add(organization.hasLevel2 ? "1" : "0")
+            add(organization.remarks.count)
+            for remark in organization.remarks {
+                add(remark.language)
+                add(remark.value)
+            }
+            add(organization.members.count)
+            for member in organization.members {
+                add(member.givenName)
+                add(member.infixName)
+                add(member.familyName)
+                add([member.isFormerMember, member.isDeceased, member.isProspectiveMember, member.isHonoraryMember]
+                    .map { $0 ? "1" : "0" }.joined())
+            }
+            add(organization.overrides.count)
+            for override in organization.overrides {
+                add(override.field)
+                add(override.level1Value)
+                add(override.level2Value)
+            }
+            content = hash.value
+            hash = FNV1a()
+            add(organization.level1Source)
+            add(organization.level2Source)
+            sources = hash.value
+        }
+
+        var text: String { "v3-" + FNV1a.hex(content) + FNV1a.hex(sources) }
+
+        /// The stored text's digests; the content alone for the older "v2-" form, nothing for
+        /// older ones (such a row counts as changed once).
+        static func parse(_ text: String) -> (content: UInt64?, sources: UInt64?) {
+            let digits = text.utf8.dropFirst(3)
+            if text.hasPrefix("v3-"), digits.count == 32 {
+                return (UInt64(String(text.dropFirst(3).prefix(16)), radix: 16), UInt64(String(text.suffix(16)), radix: 16))
+            }
+            if text.hasPrefix("v2-") { return (UInt64(text.dropFirst(3), radix: 16), nil) }
+            return (nil, nil)
+        }
+    }
+}
+
+extension OrganizationStore {
+    /// Every stored organization, with its remarks, members and overrides, in id order.
+    func forEachStored(_ body: (Organization) throws -> Void) throws {
+        try database.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(OrganizationRow.columns) FROM organization o ORDER BY o.id")
+            while let row = try rows.next() {
+                try body(try OrganizationRow.organization(from: row, db: db, includeMembers: true))
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import GRDB
+import HubGeoJSON
+import HubGeoModel
+import HubGeoReader
+
+extension OrganizationStore {
+    /// The database at `path` opened read-only, when it exists and holds organizations; nil when
+    /// it is missing or holds none yet (a query then imports the built-in data first: ``Importer``).
+    public static func openReadOnlyIfPopulated(path: String) throws -> OrganizationStore? {
+        guard access(path, F_OK) == 0 else { return nil }
+        let store = try OrganizationStore(path: path, access: .readOnly)
+        guard try store.hasSchema(), try !store.isEmpty() else { return nil }
+        return store
+    }
+
+    /// True when the database has the geocode cache (a database made by an older hubgeo gets it
+    /// from the next `localize`; read-only queries find no cached places there).
+    func hasGeocodeCache() throws -> Bool {
+        try database.read { db in try db.tableExists("geocode_cache") }
+    }
+
+    /// True when the file holds hubgeo's tables (it may still hold no organization).
+    func hasSchema() throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT count(*) = 2 FROM sqlite_master WHERE type = 'table' AND name IN ('organization', 'organization_remark')") ?? false
+        }
+    }
+
+    /// A read-only pool on an existing file. SQLite needs the `-shm` file of a WAL database even
+    /// to read it; where it cannot create one (a read-only directory or medium) and none exists,
+    /// nobody can be writing the database either, so it is opened as immutable.
+    static func openReadOnly(path: String) throws -> DatabasePool {
+        guard access(path, F_OK) == 0 else {
+            throw StoreError.cannotOpen(path: path, reason: "no such file")
+        }
+        guard access(path, R_OK) == 0 else {
+            throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(EACCES)))
+        }
+        func open(_ name: String) throws -> DatabasePool {
+            var configuration = Configuration()
+            configuration.readonly = true
+            configuration.busyMode = .timeout(30)
+            configuration.prepareDatabase { db in
+                GeodesicFunction.register(in: db)
+                // 8 MiB of pages (SQLite's default is 2 MiB): the rows, remarks and index pages a
+                // repeated query touches stay cached, and an export's memory stays well bounded.
+                try db.execute(sql: "PRAGMA cache_size = -8192")
+            }
+            let writer = try DatabasePool(path: name, configuration: configuration)
+            // The first read is what needs the -shm file.
+            _ = try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return writer
+        }
+        do {
+            return try open(path)
+        } catch let first as DatabaseError where first.resultCode == .SQLITE_READONLY || first.resultCode == .SQLITE_CANTOPEN {
+            // Only for a file SQLite may not write beside (no -shm): never when a writer is busy.
+            do {
+                return try open(immutableURI(path))
+            } catch {
+                throw StoreError.cannotOpen(path: path, reason: describe(first))
+            }
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: describe(error))
+        }
+    }
+
+    /// `file:` URI of `path` with `immutable=1` (SQLite: the file cannot change while open).
+    static func immutableURI(_ path: String) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            if byte >= 0x80 || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "%") {
+                uri += "%" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            } else {
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return uri + "?immutable=1"
+    }
+
+    /// Creates the directory that will hold the database file, with a plain message when it cannot.
+    static func createDirectory(containing path: String) throws {
+        var directory = path
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        guard let slash = directory.lastIndex(of: "/") else { return }
+        directory = String(directory[..<slash])
+        guard !directory.isEmpty else { return }
+        var missing: [String] = []
+        var current = directory
+        while !current.isEmpty, access(current, F_OK) != 0 {
+            missing.append(current)
+            guard let slash = current.lastIndex(of: "/") else { break }
+            current = String(current[..<slash])
+        }
+        for folder in missing.reversed() where mkdir(folder, 0o777) != 0 && errno != EEXIST {
+            throw StoreError.cannotOpen(path: path, reason: "cannot create directory \(folder): \(String(cString: strerror(errno)))")
+        }
+        var status = stat()
+        if stat(directory, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+            throw StoreError.cannotOpen(path: path, reason: "\(directory) is not a directory")
+        }
+    }
+}

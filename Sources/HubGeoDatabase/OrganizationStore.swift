@@ -1,0 +1,230 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import HubGeoJSON
+import HubGeoModel
+import HubGeoReader
+
+/// The SpatiaLite database of organizations: a POINT geometry (SRID 4326) with an R*Tree
+/// spatial index per organization, WAL mode so that readers never wait for an import.
+public final class OrganizationStore: Sendable {
+    /// The database file.
+    public let path: String
+    let database: StoreDatabase
+
+    /// How a store connects.
+    enum Connections {
+        /// A pool: one writer and concurrent readers (WAL mode).
+        case pool
+        /// One connection, for an import: unlike a pool, opening it never writes (a pool commits
+        /// an empty transaction at open, to make the WAL file exist), so a failed import leaves
+        /// the file byte for byte as it was.
+        case single
+        /// One connection to a new file that nobody else sees yet (a database being built beside
+        /// its name): no journal and no fsync while it fills; ``finishStaging()`` turns on WAL mode.
+        case staging
+    }
+
+    /// How a store opens its database.
+    public enum Access: Sendable {
+        /// Creates the database when needed, loads SpatiaLite and brings the schema up to date:
+        /// for `import`, `localize` and anything else that writes.
+        case readWrite
+        /// Opens an existing database read-only and never changes it: no SpatiaLite, no schema
+        /// set-up. A database in a read-only place (permissions, read-only media) is opened as
+        /// immutable when SQLite cannot create its shared-memory file there.
+        case readOnly
+    }
+
+    /// True when the store was opened with ``Access/readOnly``.
+    public let isReadOnly: Bool
+
+    /// Opens the database at `path`. With `.readWrite` (the default) it is created when needed,
+    /// with SpatiaLite loaded into every connection and the schema (the organizations' and the
+    /// geocode cache's) brought up to date; with `.readOnly` it must exist and is only read.
+    public convenience init(path: String, access: Access = .readWrite) throws {
+        if access == .readOnly {
+            try self.init(readOnlyPath: path)
+        } else {
+            try self.init(path: path, connections: .pool)
+        }
+    }
+
+    /// The store of a snapshot of `store`: every read goes to `db`, inside its read transaction.
+    init(snapshotOf store: OrganizationStore, db: Database) {
+        path = store.path
+        isReadOnly = true
+        database = StoreDatabase(writer: store.database.writer, snapshot: SnapshotConnection(db))
+    }
+
+    private init(readOnlyPath path: String) throws {
+        self.path = path
+        isReadOnly = true
+        let kind = try DatabaseFile.kind(of: path)
+        let writer = try Self.openReadOnly(path: path)
+        if kind == .unstamped {
+            // Throws for another program's tables; a file with none reads as a database with no organizations.
+            _ = try StoreError.mapping { try writer.read { db in try DatabaseFile.inspectContents(db, path: path) } }
+        }
+        self.database = StoreDatabase(writer: writer)
+    }
+
+    init(path: String, connections: Connections) throws {
+        self.path = path
+        isReadOnly = false
+        try Self.createDirectory(containing: path)
+        // Only a database of hubgeo's own is ever written to (a new one is staged, so it is ours).
+        let kind = connections == .staging ? .missing : try DatabaseFile.requireOwnOrAbsent(path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.prepareDatabase { db in
+            try SpatiaLiteExtension.load(into: db)
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            GeodesicFunction.register(in: db)
+            if connections == .staging {
+                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
+            }
+        }
+        let writer: any DatabaseWriter
+        do {
+            switch connections {
+            case .pool:
+                writer = try DatabasePool(path: path, configuration: configuration)
+            case .single:
+                // A new file gets WAL mode (kept in its header); an existing one keeps its own.
+                if kind == .missing || kind == .empty { configuration.journalMode = .wal }
+                writer = try DatabaseQueue(path: path, configuration: configuration)
+            case .staging:
+                writer = try DatabaseQueue(path: path, configuration: configuration)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.openError(error, path: path)
+        }
+        self.database = StoreDatabase(writer: writer)
+        do {
+            // Checked first without writing: opening a current database leaves its bytes alone.
+            let state = try writer.read { db in try DatabaseSchema.state(db) }
+            switch state {
+            case .current:
+                break
+            case .halfMade(let reason):
+                throw StoreError.halfMade(path: path, reason: reason)
+            case .needsSetUp:
+                try writer.writeWithoutTransaction { db in
+                    // The stamp comes first, so that even a set-up cut short leaves a file hubgeo knows as its own.
+                    try db.execute(sql: "PRAGMA application_id = \(DatabaseFile.applicationID)")
+                    try DatabaseSchema.initializeSpatialMetadata(db)
+                }
+                try DatabaseSchema.migrator.migrate(writer)
+                try GeocodeCache.migrate(writer)
+                try DocumentCache.migrate(writer)
+                try writer.read { db in
+                    if case .halfMade(let reason) = try DatabaseSchema.state(db) {
+                        throw StoreError.halfMade(path: path, reason: reason)
+                    }
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw StoreError.wrapping(error)
+        } catch {
+            throw Self.openError(error, path: path)
+        }
+    }
+
+    /// Ends the building of a ``Connections/staging`` database: WAL mode from now on (kept in the
+    /// file's header), then every connection closed. The store is unusable afterwards.
+    func finishStaging() throws {
+        try database.writeWithoutTransaction { db in
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                throw StoreError.database(resultCode: SQLITE_ERROR, message: "cannot switch the new database to WAL mode", sql: nil)
+            }
+        }
+        try database.close()
+    }
+
+    /// Copies everything from the WAL into the database file (so that the file alone holds the
+    /// data), then closes every connection. The store is unusable afterwards.
+    public func checkpointAndClose() throws {
+        try database.writeWithoutTransaction { db in
+            _ = try db.checkpoint(.truncate)  // throws when it cannot complete
+        }
+        try database.close()
+    }
+
+    /// True when no organization has been imported yet.
+    public func isEmpty() throws -> Bool {
+        try database.read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM organization)") ?? true }
+    }
+
+    /// A failure to open or set up: SQLITE_FULL, or an I/O error on a file system with no space
+    /// left, says "disk full"; anything else "cannot open".
+    static func openError(_ error: Error, path: String) -> StoreError {
+        if let error = error as? DatabaseError,
+           error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR && DatabaseSchema.spaceIsExhausted(beside: path) {
+            return .database(resultCode: SQLITE_FULL, message: "database or disk is full (\(describe(error)))", sql: error.sql)
+        }
+        return .cannotOpen(path: path, reason: describe(error))
+    }
+
+    static func describe(_ error: Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? error.description }
+        return error.localizedDescription
+    }
+}
+
+/// The store's connections (a pool, or one queue for an import), through which every access
+/// goes: a GRDB `DatabaseError` leaves it as a ``StoreError/database(resultCode:message:sql:)``
+/// that keeps the result code and the SQL.
+/// In the store of a snapshot (``OrganizationStore/snapshot(_:)``) every read goes to the
+/// snapshot's one connection and read transaction, and nothing writes.
+struct StoreDatabase: Sendable {
+    let writer: any DatabaseWriter
+    /// The snapshot's connection, in the store of a snapshot.
+    let snapshot: SnapshotConnection?
+
+    init(writer: any DatabaseWriter, snapshot: SnapshotConnection? = nil) {
+        self.writer = writer
+        self.snapshot = snapshot
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        if let snapshot { return try StoreError.mapping { try body(snapshot.db) } }
+        return try StoreError.mapping { try writer.read(body) }
+    }
+
+    /// One read transaction, asynchronously: cancelling the task interrupts the statement that
+    /// runs (`sqlite3_interrupt`), the next one throws, and the connection returns to the pool.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if let snapshot { return try StoreError.mapping { try body(snapshot.db) } }
+        do { return try await writer.read(body) } catch { throw StoreError.wrapping(error) }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        precondition(snapshot == nil, "a snapshot only reads")
+        return try StoreError.mapping { try writer.write(body) }
+    }
+
+    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        precondition(snapshot == nil, "a snapshot only reads")
+        return try StoreError.mapping { try writer.writeWithoutTransaction(body) }
+    }
+
+    func close() throws {
+        precondition(snapshot == nil, "a snapshot's connection belongs to its pool")
+        try StoreError.mapping { try writer.close() }
+    }
+}
+
+/// The connection of a snapshot's read transaction, lent to the snapshot's store while the
+/// snapshot's block runs, on the thread that runs it (which is why it may be marked Sendable).
+final class SnapshotConnection: @unchecked Sendable {
+    let db: Database
+
+    init(_ db: Database) {
+        self.db = db
+    }
+}

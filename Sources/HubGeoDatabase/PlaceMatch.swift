@@ -1,0 +1,19 @@
+import HubGeoJSON
+import HubGeoModel
+import HubGeoReader
+
+/// An organization found by a query, with its geodesic distance from the query point when
+/// the query had one.
+public struct PlaceMatch: Sendable {
+    public var organization: Organization
+    /// Ellipsoidal (WGS84) distance in metres.
+    public var distanceMeters: Double?
+    /// The localized town and country, when asked for a language and known (cached).
+    public var localized: LocalizedPlace?
+
+    public init(organization: Organization, distanceMeters: Double? = nil, localized: LocalizedPlace? = nil) {
+        self.organization = organization
+        self.distanceMeters = distanceMeters
+        self.localized = localized
+    }
+}

@@ -1,0 +1,257 @@
+import HubGeoDatabase
+import HubGeoJSON
+import HubGeoModel
+import HubGeoReader
+
+/// Writes organizations as a KML 2.2 document (OGC 07-147r2), one placemark at a time.
+///
+/// The `Document` holds a `Style` per organization type (clubs: blue circle paddle, museums:
+/// red square paddle) and a `Folder` per type, opened when the first organization of that type
+/// arrives: give the organizations grouped by type (as `hubgeo export` does) to get one folder
+/// each. A `Placemark` has the full name as `name` (nicknames are often identifiers such as
+/// "fgWaalre"), an HTML `description` (town, country, website, remark), a `styleUrl`,
+/// `ExtendedData` with the ``ExportProperties`` and a `Point` written as `lon,lat`.
+/// Elements come in the order the OGC schema requires; all text is escaped (no CDATA).
+/// The text is built as UTF-8 bytes in one reusable buffer and handed to the sink in large
+/// pieces; ``finish()`` hands over the rest.
+public final class KMLWriter: OrganizationWriter {
+    public static let namespace = "http://www.opengis.net/kml/2.2"
+
+    /// The style id and icon of each organization type.
+    public static func style(of type: OrganizationType) -> (id: String, icon: String, folderName: String) {
+        switch type {
+        case .club: ("club", "https://maps.google.com/mapfiles/kml/paddle/blu-circle.png", "Clubs")
+        case .museum: ("museum", "https://maps.google.com/mapfiles/kml/paddle/red-square.png", "Museums")
+        }
+    }
+
+    private let sink: ExportSink
+    private let language: String?
+    private let pretty: Bool
+    private let documentName: String
+    private var openFolder: OrganizationType?
+    private var count = 0
+    private let buffer = UTF8Buffer()
+    private var record = ExportRecord()
+
+    /// The language that picks the remark.
+    var remarkLanguage: String? { language }
+
+    /// `language` picks the remark (see ``ExportProperties``).
+    public init(sink: ExportSink, language: String? = nil, pretty: Bool = false, documentName: String = "Photo Club Hub") {
+        self.sink = sink
+        self.language = language
+        self.pretty = pretty
+        self.documentName = documentName
+    }
+
+    public var placemarkCount: Int { count }
+
+    public func begin() throws {
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"\(Self.namespace)\">\n<Document>"
+        text += line(1) + "<name>\(ExportText.xmlEscaped(documentName))</name>"
+        for type in OrganizationType.allCases {
+            let style = Self.style(of: type)
+            text += line(1) + "<Style id=\"\(style.id)\">"
+            text += line(2) + "<IconStyle>" + line(3) + "<scale>1.1</scale>"
+            text += line(3) + "<Icon>" + line(4) + "<href>\(ExportText.xmlEscaped(style.icon))</href>" + line(3) + "</Icon>"
+            text += line(3) + "<hotSpot x=\"32\" y=\"1\" xunits=\"pixels\" yunits=\"pixels\"/>"
+            text += line(2) + "</IconStyle>" + line(1) + "</Style>"
+        }
+        buffer.append(text)
+    }
+
+    public func write(_ match: PlaceMatch) throws {
+        record.fill(match, language: language)
+        try write(record)
+    }
+
+    /// Writes one placemark from its record.
+    func write(_ record: ExportRecord) throws {
+        if openFolder != record.organizationType {
+            if openFolder != nil {
+                indent(1)
+                buffer.append("</Folder>")
+            }
+            indent(1)
+            buffer.append("<Folder>")
+            indent(2)
+            buffer.append("<name>")
+            buffer.append(Self.style(of: record.organizationType).folderName)
+            buffer.append("</name>")
+            openFolder = record.organizationType
+        }
+        appendPlacemark(record)
+        count += 1
+        if buffer.count >= ExportSinks.chunkSize { try flush() }
+    }
+
+    public func finish() throws {
+        if openFolder != nil {
+            indent(1)
+            buffer.append("</Folder>")
+        }
+        buffer.append("\n</Document>\n</kml>\n")
+        try flush()
+    }
+
+    /// Hands what the buffer holds to the sink.
+    public func flush() throws {
+        guard buffer.count > 0 else { return }
+        try buffer.withBytes { try sink.write(bytes: $0) }
+        buffer.removeAll()
+    }
+
+    private func appendPlacemark(_ record: ExportRecord) {
+        indent(2)
+        buffer.append("<Placemark id=\"org-")
+        record.withBytes(.id) { buffer.append(xmlEscaped: $0) }
+        buffer.append("\">")
+        indent(3)
+        buffer.append("<name>")
+        record.withBytes(.name) { buffer.append(xmlEscaped: $0) }
+        buffer.append("</name>")
+        indent(3)
+        buffer.append("<description>")
+        appendDescription(record)
+        buffer.append("</description>")
+        indent(3)
+        buffer.append(record.organizationType == .club ? "<styleUrl>#club</styleUrl>" : "<styleUrl>#museum</styleUrl>")
+        indent(3)
+        buffer.append("<ExtendedData>")
+        for field in ExportRecord.Field.properties where record.has(field) {
+            indent(4)
+            buffer.append("<Data name=\"")
+            buffer.append(field.propertyName)
+            buffer.append("\"><value>")
+            record.withBytes(field) { buffer.append(xmlEscaped: $0) }
+            buffer.append("</value></Data>")
+        }
+        if let number = record.fotobondNumber {
+            indent(4)
+            buffer.append("<Data name=\"fotobondNumber\"><value>")
+            buffer.append(integer: number)
+            buffer.append("</value></Data>")
+        }
+        if let number = record.memberCount {
+            indent(4)
+            buffer.append("<Data name=\"memberCount\"><value>")
+            buffer.append(integer: number)
+            buffer.append("</value></Data>")
+        }
+        indent(3)
+        buffer.append("</ExtendedData>")
+        indent(3)
+        buffer.append("<Point><coordinates>")
+        buffer.append(coordinate: record.longitude)
+        buffer.append(",")
+        buffer.append(coordinate: record.latitude)
+        buffer.append("</coordinates></Point>")
+        indent(2)
+        buffer.append("</Placemark>")
+    }
+
+    /// ``descriptionHTML(_:)`` XML-escaped, written in one pass.
+    private func appendDescription(_ record: ExportRecord) {
+        var lines = 0
+        func lineBreak() {
+            if lines > 0 { buffer.append("&lt;br/&gt;") }
+            lines += 1
+        }
+        let town: ExportRecord.Field? = record.has(.localizedTown) ? .localizedTown : record.has(.town) ? .town : nil
+        if let town {
+            lineBreak()
+            buffer.append("Town: ")
+            record.withBytes(town) { buffer.append(xmlEscaped: $0, html: true) }
+        }
+        if record.has(.localizedCountry) {
+            lineBreak()
+            buffer.append("Country: ")
+            record.withBytes(.localizedCountry) { buffer.append(xmlEscaped: $0, html: true) }
+        }
+        if record.has(.website) {
+            lineBreak()
+            buffer.append("Website: ")
+            record.withBytes(.website) { website in
+                if Self.hasWebScheme(website) {
+                    buffer.append("&lt;a href=&quot;")
+                    buffer.append(xmlEscaped: website, html: true)
+                    buffer.append("&quot;&gt;")
+                    buffer.append(xmlEscaped: website, html: true)
+                    buffer.append("&lt;/a&gt;")
+                } else {
+                    buffer.append(xmlEscaped: website, html: true)
+                }
+            }
+        }
+        if record.has(.remark) {
+            lineBreak()
+            buffer.append("&lt;p&gt;")
+            record.withBytes(.remark) { buffer.append(xmlEscaped: $0, html: true, breaks: true) }
+            buffer.append("&lt;/p&gt;")
+        }
+    }
+
+    /// True when `text` starts with `http://` or `https://`, ignoring ASCII case.
+    static func hasWebScheme(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        func starts(with prefix: StaticString) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            guard text.count >= count else { return false }
+            for index in 0..<count {
+                var byte = text[index]
+                if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 32 }
+                if byte != prefix.utf8Start[index] { return false }
+            }
+            return true
+        }
+        return starts(with: "https://") || starts(with: "http://")
+    }
+
+    @inline(__always)
+    private func indent(_ level: Int) {
+        buffer.append(byte: UInt8(ascii: "\n"))
+        if pretty {
+            for _ in 0..<level { buffer.append("  ") }
+        }
+    }
+
+    private func line(_ level: Int) -> String {
+        pretty ? "\n" + String(repeating: "  ", count: level) : "\n"
+    }
+
+    /// The balloon text: HTML with every value HTML-escaped (the XML escaping comes on top).
+    static func descriptionHTML(_ properties: ExportProperties) -> String {
+        var lines: [String] = []
+        let town = properties.string("localizedTown") ?? properties.string("town")
+        if let town { lines.append("Town: " + html(town)) }
+        if let country = properties.string("localizedCountry") { lines.append("Country: " + html(country)) }
+        if let website = properties.string("website") {
+            let lowered = website.lowercased()
+            if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") {
+                lines.append("Website: <a href=\"\(html(website))\">\(html(website))</a>")
+            } else {
+                lines.append("Website: " + html(website))
+            }
+        }
+        var text = lines.joined(separator: "<br/>")
+        if let remark = properties.string("remark") {
+            text += (text.isEmpty ? "" : "<br/>") + "<p>" + html(remark).replacingOccurrences(of: "\n", with: "<br/>") + "</p>"
+        }
+        return text
+    }
+
+    static func html(_ text: String) -> String {
+        var result = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+}

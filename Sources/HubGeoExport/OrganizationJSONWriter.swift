@@ -1,0 +1,134 @@
+import Foundation
+import HubGeoDatabase
+import HubGeoJSON
+import HubGeoModel
+import HubGeoReader
+
+/// Writes query results as the JSON array of ``OrganizationJSON`` objects, streaming: the same
+/// bytes as `PrettyJSON.string(_:)` (pretty, keys sorted, slashes unescaped), built one
+/// organization at a time in a reusable byte buffer and handed to the sink in large pieces.
+public final class OrganizationJSONWriter {
+    private let sink: ExportSink
+    private let buffer = UTF8Buffer()
+    private var count = 0
+
+    public init(sink: ExportSink) {
+        self.sink = sink
+    }
+
+    public var organizationCount: Int { count }
+
+    public func begin() throws {
+        buffer.append("[")
+    }
+
+    /// Writes one organization; `localized` as ``OrganizationJSON/init(_:distanceMeters:localized:)`` takes it.
+    public func write(_ organization: Organization, distanceMeters: Double?, localized: LocalizedPlace?) throws {
+        buffer.append(count > 0 ? ",\n  {" : "\n  {")
+        var fields = 0
+        func key(_ name: StaticString) {
+            buffer.append(fields > 0 ? ",\n    \"" : "\n    \"")
+            buffer.append(name)
+            buffer.append("\" : ")
+            fields += 1
+        }
+        func string(_ name: StaticString, _ value: String?) {
+            guard let value else { return }
+            key(name)
+            appendString(value)
+        }
+        if let distanceMeters {
+            key("distanceMeters")
+            appendDouble((distanceMeters * 10).rounded() / 10)
+        }
+        if let number = organization.fotobondNumber {
+            key("fotobondNumber")
+            buffer.append(integer: number)
+        }
+        string("fullName", organization.fullName)
+        string("id", organization.stableID)
+        string("language", localized?.language)
+        key("latitude")
+        appendDouble(organization.coordinates.latitude)
+        string("level1Source", organization.level1Source)
+        if !organization.overrides.isEmpty {
+            key("level2Overrides")
+            buffer.append("[")
+            for (index, change) in organization.overrides.enumerated() {
+                buffer.append(index > 0 ? ",\n      {\n        \"field\" : " : "\n      {\n        \"field\" : ")
+                appendString(change.field)
+                if let level1Value = change.level1Value {
+                    buffer.append(",\n        \"level1Value\" : ")
+                    appendString(level1Value)
+                }
+                buffer.append(",\n        \"level2Value\" : ")
+                appendString(change.level2Value)
+                buffer.append("\n      }")
+            }
+            buffer.append("\n    ]")
+        }
+        string("level2Source", organization.level2Source)
+        string("level2URL", organization.level2URL)
+        string("localizedCountry", localized?.country)
+        string("localizedTown", localized?.town)
+        string("localizedTownSource", localized?.town == nil ? nil : localized?.townSource?.rawValue)
+        key("longitude")
+        appendDouble(organization.coordinates.longitude)
+        string("maintainerEmail", organization.maintainerEmail)
+        if let number = organization.memberCount {
+            key("memberCount")
+            buffer.append(integer: number)
+        }
+        if !organization.members.isEmpty {
+            // Member lists are rare in query output (they come with `show`): the encoder writes them.
+            key("members")
+            let nested = try PrettyJSON.string(organization.members)
+            buffer.append(nested.replacingOccurrences(of: "\n", with: "\n    "))
+        }
+        string("nickName", organization.nickName)
+        if !organization.remarks.isEmpty {
+            key("remarks")
+            var seen = Set<String>()
+            let remarks = organization.remarks.filter { seen.insert($0.language).inserted }
+                .sorted { $0.language.compare($1.language, options: [.numeric, .caseInsensitive, .forcedOrdering]) == .orderedAscending }
+            buffer.append("{")
+            for (index, remark) in remarks.enumerated() {
+                buffer.append(index > 0 ? ",\n      " : "\n      ")
+                appendString(remark.language)
+                buffer.append(" : ")
+                appendString(remark.value)
+            }
+            buffer.append("\n    }")
+        }
+        string("town", organization.town)
+        string("type", organization.type.rawValue)
+        string("website", organization.website)
+        string("wikipedia", organization.wikipedia)
+        buffer.append("\n  }")
+        count += 1
+        if buffer.count >= ExportSinks.chunkSize { try flush() }
+    }
+
+    public func finish() throws {
+        buffer.append(count > 0 ? "\n]\n" : "\n\n]\n")
+        try flush()
+    }
+
+    public func flush() throws {
+        guard buffer.count > 0 else { return }
+        try buffer.withBytes { try sink.write(bytes: $0) }
+        buffer.removeAll()
+    }
+
+    /// A double as the encoder writes it: Swift's shortest round-trip form, without `.0`.
+    private func appendDouble(_ value: Double) {
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        buffer.append(text)
+    }
+
+    private func appendString(_ text: String) {
+        var text = text
+        text.withUTF8 { buffer.append(jsonString: $0, foundationStyle: true) }
+    }
+}

@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import HubGeoDatabase
+import HubGeoJSON
+import HubGeoModel
+import HubGeoReader
+
+/// Where `-o PATH` sends output, written the way a careful user would by hand:
+///
+/// - `-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/self/fd/N` write to that open
+///   descriptor, as `cat > /dev/stdout` does: no file is created, renamed or truncated.
+/// - A regular file (or a new name) is written under a temporary name beside it and renamed into
+///   place only when complete (``commit()``): a failed or interrupted run leaves the old file as it
+///   was. The new file keeps the replaced file's permissions (and owner, where allowed). A symbolic
+///   link is followed, as `cp` does: its target is replaced, the link stays.
+/// - Anything else that is not a regular file (a character device such as `/dev/null`, a FIFO) is
+///   opened and written in place, as `cat > FILE` would: it is never replaced.
+/// - A directory, a block device or a socket is refused, and so is any path that is one of
+///   `protectedPaths` (the database being read), whatever name reaches it.
+public final class OutputFile: ExportSink {
+    /// How the output reaches its destination.
+    enum Mode {
+        /// An open descriptor written as it is (standard output, a device, a FIFO).
+        case inPlace(closeWhenDone: Bool)
+        /// A temporary file renamed over `destination` on commit.
+        case replacing(temporaryPath: String, destination: String)
+    }
+
+    /// The path as given.
+    public let path: String
+    let mode: Mode
+    private let sink: FileDescriptorSink
+    private var isOpen = true
+    private var isCommitted = false
+
+    /// True when the output goes to an already open descriptor (`-`, `/dev/stdout`, ...).
+    public var isStandardStream: Bool {
+        if case .inPlace(closeWhenDone: false) = mode { return true }
+        return false
+    }
+
+    /// Opens `path` for output; `-` is standard output. Throws ``ExportError`` naming the path when
+    /// it cannot be written, or when it is one of `protectedPaths` (compared as files, not names).
+    public init(path: String, protecting protectedPaths: [String] = []) throws {
+        self.path = path
+        if let descriptor = Self.openDescriptorNamed(by: path) {
+            fflush(nil)
+            mode = .inPlace(closeWhenDone: false)
+            sink = FileDescriptorSink(fileDescriptor: descriptor)
+            return
+        }
+        let destination = try Self.resolveLinks(path)
+        var status = stat()
+        let exists = stat(destination, &status) == 0
+        if !exists && errno != ENOENT { throw ExportError.system("write to", path: path) }
+        if exists {
+            for protected in protectedPaths {
+                var other = stat()
+                if stat(protected, &other) == 0 && other.st_dev == status.st_dev && other.st_ino == status.st_ino {
+                    let alias = protected == path ? "" : " (\(protected))"
+                    throw ExportError("\(path) is the database being read\(alias); write the output to another file")
+                }
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG:
+                break
+            case S_IFCHR, S_IFIFO:
+                let descriptor = open(destination, O_WRONLY | O_TRUNC | O_CLOEXEC)
+                guard descriptor >= 0 else { throw ExportError.system("open", path: path) }
+                mode = .inPlace(closeWhenDone: true)
+                sink = FileDescriptorSink(fileDescriptor: descriptor)
+                return
+            case S_IFDIR:
+                throw ExportError("cannot write to \(path): it is a directory; give a file name")
+            default:
+                throw ExportError("cannot write to \(path): it is neither a regular file, a character device nor a FIFO")
+            }
+        }
+        let url = URL(fileURLWithPath: destination)
+        let directory = url.deletingLastPathComponent().path
+        var template = Array((directory as NSString).appendingPathComponent(".\(url.lastPathComponent).hubgeo-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw ExportError.system("create a file in", path: directory) }
+        let temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if exists {
+            // The replaced file's permissions, and its owner and group where this user may set them.
+            _ = fchown(descriptor, status.st_uid, status.st_gid)
+            fchmod(descriptor, status.st_mode & 0o7777)
+        } else {
+            // mkstemp makes the file 0600; give it the mode a plain new file would have.
+            let mask = umask(0)
+            umask(mask)
+            fchmod(descriptor, 0o666 & ~mask)
+        }
+        mode = .replacing(temporaryPath: temporaryPath, destination: destination)
+        sink = FileDescriptorSink(fileDescriptor: descriptor)
+    }
+
+    deinit {
+        abandon()
+    }
+
+    public func write(_ text: String) throws {
+        try sink.write(text)
+    }
+
+    public func write(bytes: UnsafeRawBufferPointer) throws {
+        try sink.write(bytes: bytes)
+    }
+
+    /// Writes out what is buffered; a replaced file is synced and renamed into place.
+    public func commit() throws {
+        guard isOpen else { throw ExportError("\(path) was already closed") }
+        do {
+            try sink.flush()
+            switch mode {
+            case .inPlace(let closeWhenDone):
+                isOpen = false
+                if closeWhenDone {
+                    guard close(sink.fileDescriptor) == 0 else { throw ExportError.system("close", path: path) }
+                }
+            case .replacing(let temporaryPath, let destination):
+                guard fsync(sink.fileDescriptor) == 0 else { throw ExportError.system("sync", path: temporaryPath) }
+                isOpen = false
+                guard close(sink.fileDescriptor) == 0 else { throw ExportError.system("close", path: temporaryPath) }
+                guard rename(temporaryPath, destination) == 0 else {
+                    throw ExportError.system("rename \(temporaryPath) to", path: destination)
+                }
+            }
+            isCommitted = true
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    /// Stops writing. A file being replaced is left as it was and the temporary file removed;
+    /// output already written in place stays written.
+    public func abandon() {
+        if isOpen {
+            if case .inPlace(closeWhenDone: false) = mode {
+                try? sink.flush()
+            } else {
+                close(sink.fileDescriptor)
+            }
+            isOpen = false
+        }
+        if !isCommitted, case .replacing(let temporaryPath, _) = mode {
+            unlink(temporaryPath)
+            isCommitted = true  // removed once
+        }
+    }
+
+    /// The descriptor that `-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N`
+    /// (or `/proc/PID/fd/N` of this process) names, when it is open; nil for any other path.
+    static func openDescriptorNamed(by path: String) -> Int32? {
+        let number: Int32?
+        switch path {
+        case "-", "/dev/stdout": number = 1
+        case "/dev/stderr": number = 2
+        default:
+            let prefixes = ["/dev/fd/", "/proc/self/fd/", "/proc/\(getpid())/fd/"]
+            number = prefixes.first(where: path.hasPrefix).flatMap { Int32(path.dropFirst($0.count)) }
+        }
+        guard let number, number >= 0, path == "-" || fcntl(number, F_GETFD) != -1 else { return nil }
+        return number
+    }
+
+    /// `path` with every symbolic link in its last component followed (a dangling link is
+    /// refused: there is no file to replace and no sure place for a new one).
+    static func resolveLinks(_ path: String) throws -> String {
+        var current = path
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count >= 0 else { throw ExportError.system("read the link", path: current) }
+            let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let next = target.hasPrefix("/") ? target
+                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+            if stat(next, &status) != 0 && errno == ENOENT && lstat(next, &status) != 0 {
+                throw ExportError("cannot write to \(path): it is a symbolic link to \(target), which does not exist")
+            }
+            current = next
+        }
+        throw ExportError("cannot write to \(path): too many levels of symbolic links")
+    }
+}

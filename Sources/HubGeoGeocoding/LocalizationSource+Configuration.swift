@@ -1,0 +1,12 @@
+import HubGeoDatabase
+import HubGeoHTTP
+import HubGeoJSON
+import HubGeoModel
+import HubGeoReader
+
+extension LocalizationSource {
+    /// Answers in `language` as `localize` with `configuration` caches them.
+    public init(language: String, configuration: NominatimConfiguration) {
+        self.init(language: language, endpoint: configuration.endpointKey, zoom: configuration.zoom)
+    }
+}

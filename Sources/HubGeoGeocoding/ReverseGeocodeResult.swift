@@ -1,0 +1,167 @@
+import Foundation
+import HubGeoDatabase
+import HubGeoHTTP
+import HubGeoJSON
+import HubGeoModel
+import HubGeoReader
+
+/// What one Nominatim reverse lookup says about a point, in one language.
+public struct ReverseGeocodeResult: Sendable, Equatable {
+    /// Whether Nominatim found a place (the cache stores it: ``GeocodeStatus``).
+    public typealias Status = GeocodeStatus
+
+    /// One raw name tag of the returned object (`namedetails`), in the server's order.
+    public struct NameTag: Sendable, Equatable, Codable {
+        public var key: String
+        public var value: String
+
+        public init(_ key: String, _ value: String) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The `address` keys that name a locality, in the order hubgeo prefers them:
+    /// `city`, `town`, `village`, `municipality`, then `hamlet` and `suburb` as a last resort.
+    public static let townKeys = ["city", "town", "village", "municipality", "hamlet", "suburb"]
+
+    public var status: Status
+    /// The localized town: the value of the first of ``townKeys`` present in `address`.
+    public var town: String?
+    /// Which address key ``town`` came from.
+    public var townKey: String?
+    /// `address.country`, localized.
+    public var country: String?
+    /// `address.country_code`, lower case.
+    public var countryCode: String?
+    /// Every `address` member with a text value (`village`, `municipality`, `road`, ...), localized.
+    public var address: [String: String] = [:]
+    /// The returned object's `addresstype` (`city`, `village`, `road`, ...).
+    public var addressType: String?
+    /// The returned object's localized `name`.
+    public var name: String?
+    public var displayName: String?
+    /// The returned object's raw name tags, when `namedetails=1` was asked.
+    public var nameDetails: [NameTag]?
+    public var placeID: Int?
+    public var osmType: String?
+    public var osmID: Int?
+    public var latitude: Double?
+    public var longitude: Double?
+
+    public init(status: Status, town: String? = nil, townKey: String? = nil, country: String? = nil,
+                countryCode: String? = nil, addressType: String? = nil, name: String? = nil,
+                displayName: String? = nil, nameDetails: [NameTag]? = nil, placeID: Int? = nil,
+                osmType: String? = nil, osmID: Int? = nil, latitude: Double? = nil, longitude: Double? = nil) {
+        self.status = status
+        self.town = town
+        self.townKey = townKey
+        self.country = country
+        self.countryCode = countryCode
+        self.addressType = addressType
+        self.name = name
+        self.displayName = displayName
+        self.nameDetails = nameDetails
+        self.placeID = placeID
+        self.osmType = osmType
+        self.osmID = osmID
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// The "Unable to geocode" answer.
+    public static let noResult = ReverseGeocodeResult(status: .noResult)
+}
+
+/// Reads Nominatim `jsonv2` reverse answers. Numbers may also come as strings (older servers),
+/// and strings as numbers; unknown members are ignored.
+public enum NominatimResponseParser {
+    /// Why a body is not a usable answer.
+    public struct Failure: Error, Equatable, Sendable {
+        public var reason: String
+    }
+
+    /// Parses a body that came with HTTP 200.
+    public static func parse(_ body: Data) throws(Failure) -> ReverseGeocodeResult {
+        let json: JSONValue
+        do {
+            json = try JSONParser().parse(body)
+        } catch {
+            let start = String(decoding: body.prefix(60), as: UTF8.self)
+            throw Failure(reason: "not JSON (\(error.description)); the body starts with \"\(start)\"")
+        }
+        guard case .object = json else { throw Failure(reason: "expected a JSON object, got \(json.kindDescription)") }
+        if let error = json["error"] {
+            if case .string(let message) = error, message == "Unable to geocode" { return .noResult }
+            throw Failure(reason: "error \(errorMessage(error) ?? "(no message)")")
+        }
+        guard let address = json["address"], case .object = address else {
+            throw Failure(reason: "no \"address\" object (was addressdetails=1 sent?)")
+        }
+        var result = ReverseGeocodeResult(status: .found)
+        for key in ReverseGeocodeResult.townKeys {
+            if let value = string(address[key]), !value.isEmpty {
+                result.town = value
+                result.townKey = key
+                break
+            }
+        }
+        if case .object(let members) = address {
+            for member in members {  // the last of duplicate keys wins, as in `JSONValue[key]`
+                if let value = string(member.value) { result.address[member.key] = value }
+            }
+        }
+        result.country = string(address["country"]).flatMap { $0.isEmpty ? nil : $0 }
+        result.countryCode = string(address["country_code"])?.lowercased()
+        result.addressType = string(json["addresstype"])
+        result.name = string(json["name"])
+        result.displayName = string(json["display_name"])
+        if let details = json["namedetails"], case .object(let tags) = details {
+            result.nameDetails = tags.compactMap { member in string(member.value).map { .init(member.key, $0) } }
+        }
+        result.placeID = integer(json["place_id"])
+        result.osmType = string(json["osm_type"])
+        result.osmID = integer(json["osm_id"])
+        result.latitude = number(json["lat"])
+        result.longitude = number(json["lon"])
+        return result
+    }
+
+    /// The message of a Nominatim error body: `{"error":{"code":400,"message":"..."}}`,
+    /// `{"error":"..."}`, or a plain-text body. Nil when there is nothing readable.
+    public static func errorMessage(in body: Data) -> String? {
+        if let json = try? JSONParser().parse(body) {
+            if let error = json["error"] { return errorMessage(error) }
+            if let title = string(json["title"]) { return title }
+            return nil
+        }
+        let text = String(decoding: body.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty || text.hasPrefix("<") && !text.contains("<error") ? nil : text
+    }
+
+    static func errorMessage(_ error: JSONValue) -> String? {
+        if let text = string(error) { return text }
+        return string(error["message"])
+    }
+
+    static func string(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let text): return text
+        case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        default: return nil
+        }
+    }
+
+    static func number(_ value: JSONValue?) -> Double? {
+        switch value {
+        case .number(let number): return number
+        case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces))
+        default: return nil
+        }
+    }
+
+    static func integer(_ value: JSONValue?) -> Int? {
+        guard let number = number(value), number == number.rounded(), abs(number) < 9e15 else { return nil }
+        return Int(number)
+    }
+}

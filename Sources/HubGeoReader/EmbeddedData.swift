@@ -1,0 +1,25 @@
+import Foundation
+import HubGeoHTTP
+import HubGeoJSON
+import HubGeoModel
+
+/// The Photo Club Hub files built into hubgeo (from the repository's `Data/` folder),
+/// used when no other source is given so that the tool works offline.
+public enum EmbeddedData {
+    /// The Level 1 root of the embedded include tree.
+    public static let rootName = "root_.level1.json"
+
+    /// The embedded file names, sorted.
+    public static var fileNames: [String] { files.keys.sorted() }
+
+    /// The bytes of one embedded file, or nil when no file has that name.
+    public static func file(named name: String) -> Data? { files[name] }
+
+    private static let files: [String: Data] = {
+        var result: [String: Data] = [:]
+        for entry in base64Files {
+            result[entry.name] = Data(base64Encoded: entry.base64)
+        }
+        return result
+    }()
+}

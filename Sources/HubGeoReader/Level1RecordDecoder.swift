@@ -1,0 +1,425 @@
+import Foundation
+import HubGeoHTTP
+import HubGeoJSON
+import HubGeoModel
+
+/// Reads one Level 1 organization entry straight from its bytes, for imports of any size: no
+/// `JSONValue` tree, no `String` per key (keys are compared as bytes), strings made only for
+/// the values kept. It handles the ordinary entry: the known keys, each once, with values of the
+/// right kinds. For anything else (an unknown key, a missing or blank field, a wrong type, a
+/// duplicate key or remark language, a control character in a name, a surrogate escape, a syntax
+/// error) it gives up, and the caller reads that entry through ``JSONParser`` and
+/// ``OrganizationRecord/read(_:)``, which report the exact problem: both paths give the same
+/// organizations and the same diagnostics.
+struct Level1RecordDecoder {
+    /// Thrown to give an entry up (no payload: the caller's full reading says why).
+    struct GiveUp: Error {}
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    private var line: Int
+    /// The offset where `line` starts.
+    private var lineStart = 0
+    /// The line of the last key read.
+    private var keyLine = 0
+    /// Bytes of a string with escapes, reused.
+    private var scratch: [UInt8] = []
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, line: Int) {
+        self.bytes = bytes
+        self.line = line
+    }
+
+    /// The organization in `bytes` (one entry; its first byte on `line`) and the line of its
+    /// first member, or nil when the full reader must handle it.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, type: OrganizationType, source: String)
+        -> (organization: Organization, firstMemberLine: Int)? {
+        guard let decoded = decode(bytes, at: 0, line: line, lineStart: 0, type: type, source: source) else { return nil }
+        var decoder = Level1RecordDecoder(bytes: bytes, line: decoded.end.line)
+        decoder.position = decoded.end.position
+        decoder.skipWhitespace()
+        guard decoder.position == bytes.count else { return nil }
+        return (decoded.organization, decoded.firstMemberLine)
+    }
+
+    /// Where a decoded entry ends: the offset just after its closing brace, that offset's line
+    /// and the offset where that line starts.
+    struct End {
+        var position: Int
+        var line: Int
+        var lineStart: Int
+    }
+
+    /// Decodes the entry that starts at `position` in `bytes` (a whole document: the entry's end
+    /// is found by decoding it, without another pass), at `line`, which starts at `lineStart`.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, line: Int, lineStart: Int,
+                       type: OrganizationType, source: String)
+        -> (organization: Organization, firstMemberLine: Int, end: End)? {
+        var decoder = Level1RecordDecoder(bytes: bytes, line: line)
+        decoder.position = position
+        decoder.lineStart = lineStart
+        do {
+            let (record, firstLine) = try decoder.entry()
+            return (record.organization(type: type, source: source), firstLine,
+                    End(position: decoder.position, line: decoder.line, lineStart: decoder.lineStart))
+        } catch {
+            return nil
+        }
+    }
+
+    // MARK: - The entry
+
+    private enum Key: Int {
+        case idPlus, town, fullName, nickName, coordinates, latitude, longitude, optional, website, wikipedia,
+             level2URL, maintainerEmail, nlSpecific, fotobondNumber, remark, language, value
+    }
+
+    private static let keyBytes: [(key: Key, bytes: [UInt8])] = ([
+        (.idPlus, "idPlus"), (.town, "town"), (.fullName, "fullName"), (.nickName, "nickName"),
+        (.coordinates, "coordinates"), (.latitude, "latitude"), (.longitude, "longitude"), (.optional, "optional"),
+        (.website, "website"), (.wikipedia, "wikipedia"), (.level2URL, "level2URL"), (.maintainerEmail, "maintainerEmail"),
+        (.nlSpecific, "nlSpecific"), (.fotobondNumber, "fotobondNumber"), (.remark, "remark"), (.language, "language"),
+        (.value, "value"),
+    ] as [(Key, String)]).map { ($0.0, Array($0.1.utf8)) }
+
+    private mutating func entry() throws(GiveUp) -> (OrganizationRecord, Int) {
+        var identity: (town: String, fullName: String, nickName: String)?
+        var coordinates: GeoPoint?
+        var record = OrganizationRecord(identity: OrganizationIdentity(town: "", fullName: ""), nickName: "",
+                                        coordinates: GeoPoint(latitude: 0, longitude: 0), remarks: [])
+        var seen = KeySet()
+        var first = true
+        var firstLine = line
+        try begin(UInt8(ascii: "{"))
+        while let key = try nextMember(&first, seen: &seen) {
+            if seen.count == 1 { firstLine = keyLine }
+            switch key {
+            case .idPlus: identity = try idPlus()
+            case .coordinates: coordinates = try self.coordinates()
+            case .optional: try optional(into: &record)
+            default: throw GiveUp()
+            }
+        }
+        guard let identity, let coordinates else { throw GiveUp() }
+        record.identity = OrganizationIdentity(town: identity.town, fullName: identity.fullName)
+        record.nickName = identity.nickName
+        record.coordinates = coordinates
+        return (record, firstLine)
+    }
+
+    private mutating func idPlus() throws(GiveUp) -> (town: String, fullName: String, nickName: String) {
+        var town: String?, fullName: String?, nickName: String?
+        var seen = KeySet()
+        var first = true
+        try begin(UInt8(ascii: "{"))
+        while let key = try nextMember(&first, seen: &seen) {
+            switch key {
+            case .town: town = try identityString()
+            case .fullName: fullName = try identityString()
+            case .nickName: nickName = try identityString()
+            default: throw GiveUp()
+            }
+        }
+        guard let town, let fullName, let nickName else { throw GiveUp() }
+        return (town, fullName, nickName)
+    }
+
+    private mutating func coordinates() throws(GiveUp) -> GeoPoint {
+        var latitude: Double?, longitude: Double?
+        var seen = KeySet()
+        var first = true
+        try begin(UInt8(ascii: "{"))
+        while let key = try nextMember(&first, seen: &seen) {
+            switch key {
+            case .latitude: latitude = try number()
+            case .longitude: longitude = try number()
+            default: throw GiveUp()
+            }
+        }
+        guard let latitude, let longitude, (-90...90).contains(latitude), (-180...180).contains(longitude) else { throw GiveUp() }
+        return GeoPoint(latitude: latitude, longitude: longitude)
+    }
+
+    private mutating func optional(into record: inout OrganizationRecord) throws(GiveUp) {
+        if try null() { return }
+        var seen = KeySet()
+        var first = true
+        try begin(UInt8(ascii: "{"))
+        while let key = try nextMember(&first, seen: &seen) {
+            switch key {
+            case .website: record.website = try optionalString()
+            case .wikipedia: record.wikipedia = try optionalString()
+            case .level2URL: record.level2URL = try optionalString()
+            case .maintainerEmail: record.maintainerEmail = try optionalString()
+            case .nlSpecific: record.fotobondNumber = try nlSpecific()
+            case .remark: record.remarks = try remarks()
+            default: throw GiveUp()
+            }
+        }
+    }
+
+    private mutating func nlSpecific() throws(GiveUp) -> Int? {
+        if try null() { return nil }
+        var number: Int?
+        var seen = KeySet()
+        var first = true
+        try begin(UInt8(ascii: "{"))
+        while let key = try nextMember(&first, seen: &seen) {
+            guard key == .fotobondNumber else { throw GiveUp() }
+            if try null() { continue }
+            let value = try self.number()
+            guard value.rounded() == value, abs(value) < 1e15 else { throw GiveUp() }
+            number = Int(value)
+        }
+        return number
+    }
+
+    private mutating func remarks() throws(GiveUp) -> [LocalizedRemark] {
+        if try null() { return [] }
+        var remarks: [LocalizedRemark] = []
+        try begin(UInt8(ascii: "["))
+        skipWhitespace()
+        if peek == UInt8(ascii: "]") {
+            position += 1
+            return remarks
+        }
+        while true {
+            var language: String?, value: String?
+            var seen = KeySet()
+            var first = true
+            skipWhitespace()
+            try begin(UInt8(ascii: "{"))
+            while let key = try nextMember(&first, seen: &seen) {
+                switch key {
+                case .language: language = try requiredString().uppercased()
+                case .value: value = try requiredString()
+                default: throw GiveUp()
+                }
+            }
+            guard let language, let value, !remarks.contains(where: { $0.language == language }) else { throw GiveUp() }
+            remarks.append(LocalizedRemark(language: language, value: value))
+            skipWhitespace()
+            switch peek {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"):
+                position += 1
+                remarks.sort { $0.language < $1.language }
+                return remarks
+            default: throw GiveUp()
+            }
+        }
+    }
+
+    // MARK: - Objects and keys
+
+    /// The keys met in one object, to give up on a duplicate.
+    private struct KeySet {
+        var bits: UInt32 = 0
+        var count = 0
+        mutating func insert(_ key: Key) -> Bool {
+            let bit = UInt32(1) << UInt32(key.rawValue)
+            guard bits & bit == 0 else { return false }
+            bits |= bit
+            count += 1
+            return true
+        }
+    }
+
+    private mutating func begin(_ byte: UInt8) throws(GiveUp) {
+        skipWhitespace()
+        guard peek == byte else { throw GiveUp() }
+        position += 1
+    }
+
+    /// The next member's key (the value follows), or nil at the end of the object.
+    private mutating func nextMember(_ first: inout Bool, seen: inout KeySet) throws(GiveUp) -> Key? {
+        skipWhitespace()
+        if first {
+            first = false
+            if peek == UInt8(ascii: "}") {
+                position += 1
+                return nil
+            }
+        } else {
+            switch peek {
+            case UInt8(ascii: ","):
+                position += 1
+                skipWhitespace()
+            case UInt8(ascii: "}"):
+                position += 1
+                return nil
+            default:
+                throw GiveUp()
+            }
+        }
+        guard peek == UInt8(ascii: "\"") else { throw GiveUp() }
+        keyLine = line
+        let start = position + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+            guard bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 else { throw GiveUp() }
+            end += 1
+        }
+        guard end < bytes.count else { throw GiveUp() }
+        position = end + 1
+        skipWhitespace()
+        guard peek == UInt8(ascii: ":") else { throw GiveUp() }
+        position += 1
+        skipWhitespace()
+        let length = end - start
+        for candidate in Self.keyBytes where candidate.bytes.count == length {
+            if candidate.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + start, length) == 0 }) {
+                guard seen.insert(candidate.key) else { throw GiveUp() }
+                return candidate.key
+            }
+        }
+        throw GiveUp()
+    }
+
+    // MARK: - Values
+
+    private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0D: position += 1
+            case 0x0A:
+                position += 1
+                line += 1
+                lineStart = position
+            default: return
+            }
+        }
+    }
+
+    /// Consumes `null` when it comes next.
+    private mutating func null() throws(GiveUp) -> Bool {
+        skipWhitespace()
+        guard peek == UInt8(ascii: "n") else { return false }
+        guard position + 4 <= bytes.count, bytes[position + 1] == UInt8(ascii: "u"), bytes[position + 2] == UInt8(ascii: "l"),
+              bytes[position + 3] == UInt8(ascii: "l") else { throw GiveUp() }
+        position += 4
+        return true
+    }
+
+    /// A string that is not blank (only spaces and tabs), as `JSONCursor.requiredString`.
+    private mutating func requiredString() throws(GiveUp) -> String {
+        let string = try self.string()
+        // Most strings start with a visible ASCII character: not blank, without looking further.
+        if let first = string.utf8.first, first > 0x20 && first < 0x7F { return string }
+        guard !string.unicodeScalars.allSatisfy({ $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }) else {
+            throw GiveUp()
+        }
+        return string
+    }
+
+    /// A name: not blank, without control characters (as `JSONCursor.requiredIdentityString`).
+    private mutating func identityString() throws(GiveUp) -> String {
+        let string = try requiredString()
+        // In UTF-8, U+0000-U+001F and U+007F are those bytes; U+0080-U+009F are 0xC2 0x80-0x9F.
+        var previous: UInt8 = 0
+        for byte in string.utf8 {
+            if byte < 0x20 || byte == 0x7F || previous == 0xC2 && byte >= 0x80 && byte <= 0x9F { throw GiveUp() }
+            previous = byte
+        }
+        return string
+    }
+
+    /// nil for null or "", as `JSONCursor.optionalString`.
+    private mutating func optionalString() throws(GiveUp) -> String? {
+        if try null() { return nil }
+        let string = try self.string()
+        return string.isEmpty ? nil : string
+    }
+
+    private mutating func string() throws(GiveUp) -> String {
+        guard peek == UInt8(ascii: "\"") else { throw GiveUp() }
+        position += 1
+        let start = position
+        var escaped = false
+        while true {
+            guard position < bytes.count else { throw GiveUp() }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") { break }
+            guard byte >= 0x20 else { throw GiveUp() }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                position += 2
+            } else {
+                position += 1
+            }
+        }
+        let end = position
+        position += 1
+        guard escaped else {
+            guard let string = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) else { throw GiveUp() }
+            return string
+        }
+        scratch.removeAll(keepingCapacity: true)
+        var index = start
+        while index < end {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\") else {
+                scratch.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 1 < end else { throw GiveUp() }
+            let code = bytes[index + 1]
+            index += 2
+            if let character = JSONEscape.character(for: code) {
+                scratch.append(character)
+                continue
+            }
+            switch code {
+            case UInt8(ascii: "u"):
+                guard index + 4 <= end else { throw GiveUp() }
+                var scalar: UInt32 = 0
+                for offset in 0..<4 {
+                    guard let digit = JSONEscape.hexValue(bytes[index + offset]) else { throw GiveUp() }
+                    scalar = scalar << 4 | digit
+                }
+                index += 4
+                // Surrogate pairs are left to the full reader.
+                guard let unicode = Unicode.Scalar(scalar) else { throw GiveUp() }
+                scratch.append(contentsOf: UTF8.encode(unicode)!)
+            default:
+                throw GiveUp()
+            }
+        }
+        guard let string = String(validating: scratch, as: UTF8.self) else { throw GiveUp() }
+        return string
+    }
+
+    /// A number with JSON's grammar, converted as ``JSONParser`` converts it (the same bits).
+    private mutating func number() throws(GiveUp) -> Double {
+        let start = position
+        if peek == UInt8(ascii: "-") { position += 1 }
+        guard let first = peek, first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") else { throw GiveUp() }
+        if first == UInt8(ascii: "0") {
+            position += 1
+            if let next = peek, next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9") { throw GiveUp() }
+        } else {
+            skipDigits()
+        }
+        if peek == UInt8(ascii: ".") {
+            position += 1
+            guard let byte = peek, byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { throw GiveUp() }
+            skipDigits()
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            position += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { position += 1 }
+            guard let byte = peek, byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { throw GiveUp() }
+            skipDigits()
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { throw GiveUp() }
+        return value
+    }
+
+    private mutating func skipDigits() {
+        while position < bytes.count, bytes[position] >= UInt8(ascii: "0") && bytes[position] <= UInt8(ascii: "9") { position += 1 }
+    }
+}
