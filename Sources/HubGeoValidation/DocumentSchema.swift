@@ -14,6 +14,8 @@ indirect enum DocumentSchema: Sendable {
         /// An `idPlus` name: a control character in it is the importer's error, not a warning here.
         case name
         case url
+        /// An entry of `level1URLIncludes`: the tree walk and ``IncludeCheck`` judge it.
+        case include
         case language
         case expertise
     }
@@ -49,7 +51,7 @@ indirect enum DocumentSchema: Sendable {
 
     static let level1: DocumentSchema = .object([
         "level1Header": .object([
-            "level1URL": .string(.url), "level1URLIncludes": .array(.string(.url)), "maintainerEmail": .string(.plain),
+            "level1URL": .string(.url), "level1URLIncludes": .array(.string(.include)), "maintainerEmail": .string(.plain),
         ]),
         "clubs": .array(organization),
         "museums": .array(organization),
@@ -78,7 +80,7 @@ indirect enum DocumentSchema: Sendable {
             "idString": .string(.plain), "name": localizedStrings,
             "optional": .object(["usage": localizedStrings, "dateAdded": .string(.plain)]),
         ])),
-        "languages": .array(.object(["isoCode": .string(.plain), "languageNameEN": .string(.plain)])),
+        "languages": .array(.object(["isoCode": .string(.plain), "languageNameEN": .string(.plain), "isSupported": .bool])),
     ])
 
     static func of(_ kind: DocumentKind) -> DocumentSchema {
