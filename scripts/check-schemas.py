@@ -215,7 +215,7 @@ def mutants(data):
     accept(1, "clubsNL03.level1.json", l1, club + ("optional", "websiet"), "https://example.org",
            label="misspelt key clubs[0].optional.websiet (validate warns)", warns=True)
     accept(1, "clubsNL03.level1.json", l1, ("$schema",), "https://hubgeo.invalid/schemas/level1.schema.json",
-           label="$schema key (validate warns)", warns=True)
+           label="$schema key, for an editor (validate says nothing)")
     accept(1, "clubsNL03.level1.json", l1, club + ("optional", "wikipedia"), "", label="empty wikipedia URL (validate warns)", warns=True)
     accept(1, "clubsNL03.level1.json", l1, club + ("optional", "website"), "ftp://example.org", label="non-http website (validate warns)", warns=True)
     accept(1, "clubsNL03.level1.json", l1, club + ("idPlus", "town"), "Assen ", label="town with a trailing space (validate warns)", warns=True)
@@ -274,7 +274,9 @@ def mutants(data):
     reject(0, "root.level0.json", l0, ("languages",), "EN")
     reject(0, "root.level0.json", l0, ("languages", 0, "isoCode"), 44)
     out.append(Mutant(0, "root.level0.json", "the file is an array", [l0], False, "error", "", ()))
-    accept(0, "root.level0.json", l0, ("languages", 0, "isoCode"), "en", label="language code in lower case (validate warns)", warns=True)
+    accept(0, "root.level0.json", l0, ("languages", 0, "isoCode"), "en", label="language code in lower case (codes compare without case)")
+    accept(0, "root.level0.json", l0, ("languages", 0, "isSupported"), True, label="a language's isSupported flag (app data 3.4.0)")
+    reject(0, "root.level0.json", l0, ("languages", 0, "isSupported"), "yes")
     accept(0, "root.level0.json", l0, ("languages", 0, "isoCode"))
     accept(0, "root.level0.json", l0, expertise + ("idString",), " ", label="blank idString (validate says nothing)")
     accept(0, "root.level0.json", l0, ("expertises", len(l0["expertises"])), None)
