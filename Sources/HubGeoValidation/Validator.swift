@@ -160,6 +160,13 @@ public struct Validator: Sendable {
             pairs[level1, default: []].append(location)
         }
         let paired = Set(pairs.values.joined().map(\.description))
+        if rootFile?.lastPathComponent == EmbeddedData.rootName, names.contains(LegacyDrift.legacyName) {
+            let legacy = folder.appendingPathComponent(LegacyDrift.legacyName)
+            result.diagnostics.formUnion(LegacyDrift.diagnostics(
+                tree: TreeInspection(reader: reader, root: .file(rootFile!), matchLevel2: false, followsIncludeURLs: followsIncludeURLs),
+                legacy: TreeInspection(reader: reader, root: .file(legacy), matchLevel2: false, followsIncludeURLs: followsIncludeURLs),
+                legacyFile: legacy.path))
+        }
         if let root = rootFile {
             targets.append(.tree(root: .file(root), level2: [], onlyFiles: nil, matchLevel2: true, pairedLevel2: paired))
         } else {
