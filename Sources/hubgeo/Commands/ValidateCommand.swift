@@ -34,7 +34,7 @@ struct ValidateCommand: ParsableCommand {
                                discussion: "Default: github when GITHUB_ACTIONS=true, else text."))
     var format: ValidateFormat?
 
-    @Flag(help: "Follow each include's URL as written instead of reading its NAME.level1.json next to the including file.")
+    @Flag(name: .customLong("follow-include-urls"), help: "Follow each include's URL as written instead of reading its NAME.level1.json next to the including file.")
     var followIncludeURLs = false
 
     @Option(name: .customLong("level0"), help: ArgumentHelp(
