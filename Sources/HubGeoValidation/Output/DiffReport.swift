@@ -53,22 +53,10 @@ public struct DiffReport {
         var warning = false
     }
 
+    /// What a reviewer looks at first comes first: moves (largest first), renames, changes, then
+    /// what was added and removed.
     var findings: [Line] {
         var lines: [Line] = []
-        for side in diff.added {
-            let text = describe(side.type, side.identity)
-            lines.append(Line(kind: .added, text: text, message: text + " added", place: new.places[side.identity]))
-        }
-        for side in diff.removed {
-            let text = describe(side.type, side.identity)
-            lines.append(Line(kind: .removed, text: text, message: text + " removed", place: nil))
-        }
-        for rename in diff.renamed {
-            let same = rename.sameFullName ? "same full name" : "same nickname"
-            let text = "\(describe(rename.type, rename.old)) -> \(rename.new) (\(same), \(Int(rename.distanceMeters.rounded())) m apart): "
-                + "probably one organization whose town or name was edited"
-            lines.append(Line(kind: .renamed, text: text, message: "renamed? " + text, place: new.places[rename.new]))
-        }
         for move in diff.moved {
             var how = "\(Self.kilometers(move.kilometers)): \(FieldChange.describe(move.old)) -> \(FieldChange.describe(move.new))"
             if isWarning(move), let limit = warnMovedKilometers {
@@ -78,9 +66,23 @@ public struct DiffReport {
             lines.append(Line(kind: .moved, text: "\(subject): \(how)", message: "\(subject) moved \(how)",
                               place: new.places[move.identity], warning: isWarning(move)))
         }
+        for rename in diff.renamed {
+            let same = rename.sameFullName ? "same full name" : "same nickname"
+            let text = "\(describe(rename.type, rename.old)) -> \(rename.new) (\(same), \(Int(rename.distanceMeters.rounded())) m apart): "
+                + "probably one organization whose town or name was edited"
+            lines.append(Line(kind: .renamed, text: text, message: "renamed? " + text, place: new.places[rename.new]))
+        }
         for change in diff.changed {
             let text = "\(describe(change.type, change.identity)): " + change.fields.map(\.description).joined(separator: "; ")
             lines.append(Line(kind: .changed, text: text, message: "changed " + text, place: new.places[change.identity]))
+        }
+        for side in diff.added {
+            let text = describe(side.type, side.identity)
+            lines.append(Line(kind: .added, text: text, message: text + " added", place: new.places[side.identity]))
+        }
+        for side in diff.removed {
+            let text = describe(side.type, side.identity)
+            lines.append(Line(kind: .removed, text: text, message: text + " removed", place: nil))
         }
         return lines
     }

@@ -10,10 +10,10 @@ public struct ReportPaths: Sendable {
         self.base = base.hasSuffix("/") ? base : base + "/"
     }
 
-    /// GitHub's checkout (`GITHUB_WORKSPACE`) when set, else the current directory.
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> ReportPaths {
-        ReportPaths(base: environment["GITHUB_WORKSPACE"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? FileManager.default.currentDirectoryPath)
+    /// The current directory: in a workflow, the step's working directory, the checkout's root
+    /// (a checkout into a subfolder runs hubgeo there, `working-directory: head`).
+    public static func current() -> ReportPaths {
+        ReportPaths(base: FileManager.default.currentDirectoryPath)
     }
 
     public func relative(_ file: String) -> String {
