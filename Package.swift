@@ -76,6 +76,7 @@ let package = Package(
             name: "HubGeoServer",
             dependencies: [
                 "HubGeo",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -91,6 +92,7 @@ let package = Package(
                 "HubGeo",
                 "HubGeoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // Fuzzing: the targets and the seeded mutator (a library, so that tests can run a smoke),
         // and the `hubgeo-fuzz` runner used by `make fuzz`.
@@ -99,7 +101,10 @@ let package = Package(
         // The same targets under libFuzzer (-sanitize=fuzzer -DHUBGEO_LIBFUZZER); else a reproducer.
         .executableTarget(name: "hubgeo-libfuzzer", dependencies: ["HubGeoFuzzKit"], path: "Sources/HubGeoLibFuzzer"),
         // In-process query timings for `make bench` (Benchmarks/run.py).
-        .executableTarget(name: "hubgeo-bench", dependencies: ["HubGeo"], path: "Benchmarks/Sources/hubgeo-bench"),
+        .executableTarget(
+            name: "hubgeo-bench",
+            dependencies: ["HubGeo", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/Sources/hubgeo-bench"),
         // What both test targets use: running the built hubgeo and external tools, scratch directories.
         .target(name: "HubGeoTestSupport", path: "Tests/HubGeoTestSupport"),
         .testTarget(

@@ -111,7 +111,7 @@ enum DatabaseFile {
         guard kind == .unstamped else { return kind }
         let writer = try OrganizationStore.openReadOnly(path: path)
         defer { try? writer.close() }
-        let contents = try StoreError.mapping { try writer.read { db in try inspectContents(db, path: path) } }
+        let contents = try writer.read { db in try inspectContents(db, path: path) }
         return contents == .noTables ? .empty : .hubgeo
     }
 

@@ -4,7 +4,7 @@ import HubGeoModel
 import HubGeoReader
 
 /// Where hubgeo keeps its database unless told otherwise.
-public enum DatabaseLocation {
+package enum DatabaseLocation {
     /// The environment variable that names the database file.
     public static let environmentVariable = "HUBGEO_DB"
 

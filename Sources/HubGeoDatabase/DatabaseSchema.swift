@@ -61,12 +61,14 @@ enum DatabaseSchema {
             return .halfMade(hasMetadata ? "table organization has no geometry column geom" : "the SpatiaLite metadata is missing")
         }
         guard hasMetadata, try Int32.fetchOne(db, sql: "PRAGMA application_id") == DatabaseFile.applicationID,
-              try migrator.hasCompletedMigrations(db), try GeocodeCache.migrator.hasCompletedMigrations(db),
-              try DocumentCache.migrator.hasCompletedMigrations(db)
+              try migrator.hasCompletedMigrations(db)
         else { return .needsSetUp }
         return .current
     }
 
+    /// The one migrator of every table in the file: the organizations', the geocode cache's and
+    /// the document cache's, in the order they were first made (a database made by an older
+    /// hubgeo has a prefix of each owner's migrations applied; GRDB applies the rest).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 organizations") { db in
@@ -137,6 +139,7 @@ enum DatabaseSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v2 geocode cache", migrate: GeocodeCache.createTables)
         migrator.registerMigration("v3 fewer indexes") { db in
             // No query uses the type index (they filter with `+o.type`, to walk the stable id
             // index instead). Remarks, members and overrides are read only by their primary key:
@@ -174,6 +177,8 @@ enum DatabaseSchema {
                     """)
             }
         }
+        migrator.registerMigration("geocode cache v3: names of countries and towns", migrate: GeocodeCache.createNameTables)
+        migrator.registerMigration("document cache v1", migrate: DocumentCache.createTable)
         return migrator
     }
 }

@@ -13,34 +13,25 @@ import HubGeoReader
 /// and size, or the server's word that the document does not exist (status 404, no body). Its
 /// writes happen inside the import's transaction (see ``Importer``): the cache and the
 /// organizations always hold the same import, old or new.
-public enum DocumentCache {
+package enum DocumentCache {
     // MARK: - Schema
 
-    /// The cache's migration (GRDB's migration log is shared with the store's and the geocode
-    /// cache's; each migrator ignores the others' identifiers).
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("document cache v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE document_cache (
-                    url TEXT PRIMARY KEY NOT NULL,
-                    status INTEGER NOT NULL CHECK (status IN (200, 404)),
-                    etag TEXT,
-                    last_modified TEXT,
-                    fetched_at TEXT NOT NULL,
-                    checked_at TEXT NOT NULL,
-                    body_hash TEXT,
-                    size INTEGER NOT NULL,
-                    body BLOB,
-                    used_by_last_import INTEGER NOT NULL DEFAULT 0
-                );
-                """)
-        }
-        return migrator
-    }
-
-    static func migrate(_ writer: any DatabaseWriter) throws {
-        try migrator.migrate(writer)
+    /// The cache's table: migration "document cache v1" of ``DatabaseSchema/migrator``.
+    static func createTable(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE document_cache (
+                url TEXT PRIMARY KEY NOT NULL,
+                status INTEGER NOT NULL CHECK (status IN (200, 404)),
+                etag TEXT,
+                last_modified TEXT,
+                fetched_at TEXT NOT NULL,
+                checked_at TEXT NOT NULL,
+                body_hash TEXT,
+                size INTEGER NOT NULL,
+                body BLOB,
+                used_by_last_import INTEGER NOT NULL DEFAULT 0
+            );
+            """)
     }
 
     // MARK: - Reading

@@ -2,15 +2,15 @@ import HubGeoModel
 
 /// One organization's export fields as UTF-8 bytes in a reusable arena: filled from a
 /// ``PlaceMatch`` or straight from database columns, written by the export writers without a
-/// `String` per feature. The writers read it from another module on their hot path, so its
-/// readers are inlinable.
+/// `String` per feature. The writers read it from another module on their hot path, through
+/// non-generic calls that loop inside this module (``forEachProperty(_:)``, ``bytes(_:_:)``): an
+/// unspecialized generic call per field costs more than the writing.
 package struct ExportRecord {
     /// The text fields, in the order the exports write them (`id` first, not a property).
     package enum Field: Int, CaseIterable {
         case id, name, nickName, type, town, localizedTown, localizedTownSource, localizedCountry, language, website, wikipedia, remark, remarkLanguage
 
         /// The property name as written.
-        @inlinable
         package var propertyName: StaticString {
             switch self {
             case .id: "id"
@@ -33,10 +33,10 @@ package struct ExportRecord {
         package static let properties: [Field] = Array(allCases.dropFirst())
     }
 
-    @usableFromInline private(set) var arena: [UInt8] = []
+    private var arena: [UInt8] = []
     /// Start and end in `arena` per field; an empty range is an absent field.
-    @usableFromInline var starts = [Int](repeating: 0, count: Field.allCases.count)
-    @usableFromInline var ends = [Int](repeating: 0, count: Field.allCases.count)
+    private var starts = [Int](repeating: 0, count: Field.allCases.count)
+    private var ends = [Int](repeating: 0, count: Field.allCases.count)
     package var organizationType: OrganizationType = .club
     package var latitude = 0.0
     package var longitude = 0.0
@@ -74,14 +74,27 @@ package struct ExportRecord {
         text.withUTF8 { set(field, $0) }
     }
 
-    @inlinable
     package func has(_ field: Field) -> Bool { ends[field.rawValue] > starts[field.rawValue] }
 
     /// Calls `body` with the bytes of `field` (empty when absent).
-    @inlinable
-    package func withBytes<Result>(_ field: Field, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try arena.withUnsafeBufferPointer { buffer in
-            try body(UnsafeBufferPointer(rebasing: buffer[starts[field.rawValue]..<ends[field.rawValue]]))
+    package func bytes(_ field: Field, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        arena.withUnsafeBufferPointer { buffer in
+            body(UnsafeBufferPointer(rebasing: buffer[starts[field.rawValue]..<ends[field.rawValue]]))
+        }
+    }
+
+    /// Calls `body` with the position among those written (0 first), name and bytes of each
+    /// property present, in order (``Field/properties``); returns how many. (The position spares
+    /// the writers a counter captured by the closure, which Swift would box and check at run time.)
+    @discardableResult
+    package func forEachProperty(_ body: (_ index: Int, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> Void) -> Int {
+        arena.withUnsafeBufferPointer { buffer in
+            var index = 0
+            for field in Field.properties where ends[field.rawValue] > starts[field.rawValue] {
+                body(index, field.propertyName, UnsafeBufferPointer(rebasing: buffer[starts[field.rawValue]..<ends[field.rawValue]]))
+                index += 1
+            }
+            return index
         }
     }
 

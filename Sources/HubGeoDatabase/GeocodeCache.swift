@@ -19,7 +19,7 @@ import HubGeoReader
 ///   configured zoom was not the town (a suburb, a road).
 ///
 /// Failures are never stored; each save is one transaction.
-public final class GeocodeCache: Sendable {
+package final class GeocodeCache: Sendable {
     let database: StoreDatabase
 
     /// The cache in `store`'s database (whose opening brought the cache's tables up to date).
@@ -33,70 +33,61 @@ public final class GeocodeCache: Sendable {
 
     // MARK: - Schema
 
-    /// The cache's migrations. They share GRDB's migration log with the store's own
-    /// (``DatabaseSchema``), each migrator ignoring the other's identifiers. The first keeps the
-    /// identifier under which the store created these tables before the cache had a migrator
-    /// of its own: databases made then have it applied and keep their cached answers.
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v2 geocode cache") { db in
-            // One row per rounded point, language, endpoint and zoom: the answer as received
-            // (or the answer it was derived from), the fields hubgeo reads from it, and when.
-            try db.execute(sql: """
-                CREATE TABLE geocode_cache (
-                    latitude_e6 INTEGER NOT NULL,
-                    longitude_e6 INTEGER NOT NULL,
-                    language TEXT NOT NULL,
-                    endpoint TEXT NOT NULL,
-                    zoom INTEGER NOT NULL,
-                    status TEXT NOT NULL CHECK (status IN ('found', 'no_result')),
-                    town TEXT,
-                    town_key TEXT,
-                    country TEXT,
-                    country_code TEXT,
-                    source TEXT NOT NULL CHECK (source IN ('request', 'derived')),
-                    raw_response TEXT NOT NULL,
-                    fetched_at TEXT NOT NULL,
-                    PRIMARY KEY (latitude_e6, longitude_e6, language, endpoint, zoom)
-                );
-                CREATE TABLE geocode_country (
-                    endpoint TEXT NOT NULL,
-                    country_code TEXT NOT NULL,
-                    language TEXT NOT NULL,
-                    country TEXT NOT NULL,
-                    learned_at TEXT NOT NULL,
-                    PRIMARY KEY (endpoint, country_code, language)
-                );
-                """)
-        }
-        migrator.registerMigration("geocode cache v3: names of countries and towns") { db in
-            try db.execute(sql: """
-                CREATE TABLE geocode_country_names (
-                    endpoint TEXT NOT NULL,
-                    country_code TEXT NOT NULL,
-                    language TEXT NOT NULL,
-                    raw_response TEXT NOT NULL,
-                    learned_at TEXT NOT NULL,
-                    PRIMARY KEY (endpoint, country_code)
-                );
-                CREATE TABLE geocode_town_names (
-                    latitude_e6 INTEGER NOT NULL,
-                    longitude_e6 INTEGER NOT NULL,
-                    endpoint TEXT NOT NULL,
-                    zoom INTEGER NOT NULL,
-                    language TEXT NOT NULL,
-                    raw_response TEXT NOT NULL,
-                    fetched_at TEXT NOT NULL,
-                    PRIMARY KEY (latitude_e6, longitude_e6, endpoint, zoom)
-                );
-                """)
-        }
-        return migrator
+    /// The cache's first tables: migration "v2 geocode cache" of ``DatabaseSchema/migrator`` (the
+    /// identifier under which the store first created them, so databases made then keep their answers).
+    static func createTables(_ db: Database) throws {
+        // One row per rounded point, language, endpoint and zoom: the answer as received
+        // (or the answer it was derived from), the fields hubgeo reads from it, and when.
+        try db.execute(sql: """
+            CREATE TABLE geocode_cache (
+                latitude_e6 INTEGER NOT NULL,
+                longitude_e6 INTEGER NOT NULL,
+                language TEXT NOT NULL,
+                endpoint TEXT NOT NULL,
+                zoom INTEGER NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('found', 'no_result')),
+                town TEXT,
+                town_key TEXT,
+                country TEXT,
+                country_code TEXT,
+                source TEXT NOT NULL CHECK (source IN ('request', 'derived')),
+                raw_response TEXT NOT NULL,
+                fetched_at TEXT NOT NULL,
+                PRIMARY KEY (latitude_e6, longitude_e6, language, endpoint, zoom)
+            );
+            CREATE TABLE geocode_country (
+                endpoint TEXT NOT NULL,
+                country_code TEXT NOT NULL,
+                language TEXT NOT NULL,
+                country TEXT NOT NULL,
+                learned_at TEXT NOT NULL,
+                PRIMARY KEY (endpoint, country_code, language)
+            );
+            """)
     }
 
-    /// Creates or upgrades the cache's tables in the database of `writer`.
-    static func migrate(_ writer: any DatabaseWriter) throws {
-        try migrator.migrate(writer)
+    /// The tables of the names of countries and towns: migration "geocode cache v3".
+    static func createNameTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE geocode_country_names (
+                endpoint TEXT NOT NULL,
+                country_code TEXT NOT NULL,
+                language TEXT NOT NULL,
+                raw_response TEXT NOT NULL,
+                learned_at TEXT NOT NULL,
+                PRIMARY KEY (endpoint, country_code)
+            );
+            CREATE TABLE geocode_town_names (
+                latitude_e6 INTEGER NOT NULL,
+                longitude_e6 INTEGER NOT NULL,
+                endpoint TEXT NOT NULL,
+                zoom INTEGER NOT NULL,
+                language TEXT NOT NULL,
+                raw_response TEXT NOT NULL,
+                fetched_at TEXT NOT NULL,
+                PRIMARY KEY (latitude_e6, longitude_e6, endpoint, zoom)
+            );
+            """)
     }
 
     // MARK: - Answers
@@ -244,7 +235,7 @@ extension OrganizationStore {
     }
 
     /// The geocode cache in this database.
-    public var geocodeCache: GeocodeCache { GeocodeCache(store: self) }
+    package var geocodeCache: GeocodeCache { GeocodeCache(store: self) }
 
     /// The localized place a query shows for `organization` (see ``LocalizedPlace/shown(language:answeredTown:country:level1Town:)``):
     /// the answer cached for its coordinates as `source` picks it, with the Level 1 town where

@@ -4,7 +4,7 @@ import HubGeoModel
 import HubGeoReader
 
 /// One cached answer for a point in a language from one endpoint at one zoom.
-public struct GeocodeCacheEntry: Sendable, Equatable {
+package struct GeocodeCacheEntry: Sendable, Equatable {
     public enum Source: String, Sendable {
         /// Asked in this language.
         case request

@@ -4,7 +4,7 @@ import HubGeoReader
 
 /// A cache key's point: coordinates rounded to 6 decimals (about 0.1 m), so that the same
 /// stored coordinates always meet the same row while any real move misses it.
-public struct GeocodeCoordinate: Hashable, Sendable, Comparable {
+package struct GeocodeCoordinate: Hashable, Sendable, Comparable {
     public var latitudeE6: Int64
     public var longitudeE6: Int64
 

@@ -91,31 +91,6 @@ public struct Importer: Sendable {
         return report
     }
 
-    /// Opens the database at `path` for a query; when there is none (or it holds no organization
-    /// yet, or was left half-made), first imports the data built into hubgeo (offline) and returns
-    /// that import's report too.
-    public static func openStore(path: String) throws -> (store: OrganizationStore, firstImport: Report?) {
-        if FileManager.default.fileExists(atPath: path) {
-            do {
-                let store = try OrganizationStore(path: path)
-                guard try store.isEmpty() else { return (store, nil) }
-            } catch StoreError.halfMade {
-                // Rebuilt by the import below, which says so.
-            }
-        }
-        let report = try Importer(reader: DocumentReader(remoteFetch: nil))
-            .run(root: .embedded(EmbeddedData.rootName), database: path)
-        return (try OrganizationStore(path: path), report)
-    }
-
-    /// Opens the database at `path` for queries: an existing database with organizations is
-    /// opened read-only and never changed; a missing, empty or half-made one first gets the data
-    /// built into hubgeo (the one write a query may make), whose report this returns too.
-    public static func openStoreForQueries(path: String) throws -> (store: OrganizationStore, firstImport: Report?) {
-        if let store = try OrganizationStore.openReadOnlyIfPopulated(path: path) { return (store, nil) }
-        return try openStore(path: path)
-    }
-
     // MARK: - Sync into an existing database
 
     private func sync(root: DocumentLocation, level2Files: [DocumentLocation], into store: OrganizationStore,

@@ -1,64 +1,110 @@
 import GRDB
-import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
-/// Turns `organization` rows (and their remark, member and override rows) back into values.
+/// The one layout of an `organization` row as the queries select it, and the one decoder of it:
+/// every read path selects ``columns`` first and reads them by ``Column`` position, from a GRDB
+/// `Row` (``organizationWithoutRelations(from:)``) or, on the export's byte path, straight from
+/// the statement (``ExportRowReader``). Remarks, overrides and members are read per chunk of
+/// rows (``addRelations(to:ids:includeMembers:db:)``), never with a query per organization.
 enum OrganizationRow {
-    /// The columns every query selects, prefixed with the table alias `o`.
-    static let columns = """
-        o.id, o.stable_id, o.type, o.town, o.full_name, o.nick_name, o.latitude, o.longitude, o.website, o.wikipedia,
-        o.level2_url, o.maintainer_email, o.fotobond_number, o.has_level2, o.member_count,
-        o.level1_source, o.level2_source
-        """
+    /// The selected columns, in order: a column's position is its raw value.
+    enum Column: Int32, CaseIterable {
+        // What an export reads comes first (``exportColumns``).
+        case id, stableID, type, town, fullName, nickName, latitude, longitude, website, wikipedia, fotobondNumber, memberCount
+        case level2URL, maintainerEmail, hasLevel2, level1Source, level2Source
 
-    /// The number of ``columns``.
-    static let columnCount = 17
-
-    /// Builds an organization from a row that starts with ``columns`` (read by position, not by
-    /// name), without its remarks, overrides and members.
-    static func organizationWithoutRelations(from row: Row) -> Organization {
-        let typeName: String = row[2]
-        return Organization(
-            type: OrganizationType(rawValue: typeName) ?? .club,
-            identity: OrganizationIdentity(town: row[3], fullName: row[4]),
-            nickName: row[5],
-            coordinates: GeoPoint(latitude: row[6], longitude: row[7]),
-            website: row[8], wikipedia: row[9], level2URL: row[10],
-            maintainerEmail: row[11], fotobondNumber: row[12],
-            memberCount: row[14], hasLevel2: row[13], level1Source: row[15], level2Source: row[16])
-    }
-
-    /// Builds an organization from a row; remarks and overrides always, member records on request.
-    static func organization(from row: Row, db: Database, includeMembers: Bool) throws -> Organization {
-        let id: Int64 = row["id"]
-        let typeName: String = row["type"]
-        var organization = Organization(
-            type: OrganizationType(rawValue: typeName) ?? .club,
-            identity: OrganizationIdentity(town: row["town"], fullName: row["full_name"]),
-            nickName: row["nick_name"],
-            coordinates: GeoPoint(latitude: row["latitude"], longitude: row["longitude"]),
-            website: row["website"], wikipedia: row["wikipedia"], level2URL: row["level2_url"],
-            maintainerEmail: row["maintainer_email"], fotobondNumber: row["fotobond_number"],
-            memberCount: row["member_count"], hasLevel2: row["has_level2"], level1Source: row["level1_source"], level2Source: row["level2_source"])
-        organization.remarks = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT language, value FROM organization_remark WHERE organization_id = ? ORDER BY language"),
-            arguments: [id]
-        ).map { LocalizedRemark(language: $0["language"], value: $0["value"]) }
-        organization.overrides = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT field, level1_value, level2_value FROM level2_override WHERE organization_id = ? ORDER BY field"),
-            arguments: [id]
-        ).map { FieldOverride(field: $0["field"], level1Value: $0["level1_value"], level2Value: $0["level2_value"]) }
-        if includeMembers {
-            organization.members = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM organization_member WHERE organization_id = ? ORDER BY position"),
-                arguments: [id]
-            ).map {
-                Member(givenName: $0["given_name"], infixName: $0["infix_name"], familyName: $0["family_name"],
-                       isFormerMember: $0["is_former"], isDeceased: $0["is_deceased"],
-                       isProspectiveMember: $0["is_prospective"], isHonoraryMember: $0["is_honorary"])
+        var name: String {
+            switch self {
+            case .id: "id"
+            case .stableID: "stable_id"
+            case .type: "type"
+            case .town: "town"
+            case .fullName: "full_name"
+            case .nickName: "nick_name"
+            case .latitude: "latitude"
+            case .longitude: "longitude"
+            case .website: "website"
+            case .wikipedia: "wikipedia"
+            case .level2URL: "level2_url"
+            case .maintainerEmail: "maintainer_email"
+            case .fotobondNumber: "fotobond_number"
+            case .hasLevel2: "has_level2"
+            case .memberCount: "member_count"
+            case .level1Source: "level1_source"
+            case .level2Source: "level2_source"
             }
         }
-        return organization
+
+        /// The position in a GRDB `Row`.
+        var index: Int { Int(rawValue) }
+    }
+
+    /// The columns every query selects first, prefixed with the table alias `o`.
+    static let columns = list(Column.allCases)
+
+    /// The position of the first column a query selects after ``columns``.
+    static let nextColumn = Column.allCases.count
+
+    /// The columns the export's byte path selects first: those it writes, at the same positions.
+    static let exportColumns = list(Column.allCases.prefix { $0.rawValue <= Column.memberCount.rawValue })
+
+    /// The position of the first column the export selects after ``exportColumns``.
+    static let nextExportColumn = Int32(Column.memberCount.rawValue + 1)
+
+    private static func list(_ columns: some Sequence<Column>) -> String {
+        columns.map { "o." + $0.name }.joined(separator: ", ")
+    }
+
+    /// The organization of a row that starts with ``columns``, without its remarks, overrides and members.
+    static func organizationWithoutRelations(from row: Row) -> Organization {
+        let typeName: String = row[Column.type.index]
+        return Organization(
+            type: OrganizationType(rawValue: typeName) ?? .club,
+            identity: OrganizationIdentity(town: row[Column.town.index], fullName: row[Column.fullName.index]),
+            nickName: row[Column.nickName.index],
+            coordinates: GeoPoint(latitude: row[Column.latitude.index], longitude: row[Column.longitude.index]),
+            website: row[Column.website.index], wikipedia: row[Column.wikipedia.index], level2URL: row[Column.level2URL.index],
+            maintainerEmail: row[Column.maintainerEmail.index], fotobondNumber: row[Column.fotobondNumber.index],
+            memberCount: row[Column.memberCount.index], hasLevel2: row[Column.hasLevel2.index],
+            level1Source: row[Column.level1Source.index], level2Source: row[Column.level2Source.index])
+    }
+
+    /// Fills in the remarks and overrides (and, with `includeMembers`, the members) of `matches`,
+    /// whose row ids are `ids`: one statement each for the whole chunk.
+    static func addRelations(to matches: inout [PlaceMatch], ids: [Int64], includeMembers: Bool, db: Database) throws {
+        let idList = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        var index: [Int64: Int] = [:]
+        for (position, id) in ids.enumerated() { index[id] = position }
+        let remarkRows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT organization_id, language, value FROM organization_remark
+            WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, language
+            """), arguments: [idList])
+        while let row = try remarkRows.next() {
+            if let position = index[row[0]] {
+                matches[position].organization.remarks.append(LocalizedRemark(language: row[1], value: row[2]))
+            }
+        }
+        let overrideRows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT organization_id, field, level1_value, level2_value FROM level2_override
+            WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, field
+            """), arguments: [idList])
+        while let row = try overrideRows.next() {
+            if let position = index[row[0]] {
+                matches[position].organization.overrides.append(FieldOverride(field: row[1], level1Value: row[2], level2Value: row[3]))
+            }
+        }
+        guard includeMembers else { return }
+        let memberRows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT organization_id, given_name, infix_name, family_name, is_former, is_deceased, is_prospective, is_honorary
+            FROM organization_member
+            WHERE organization_id IN (SELECT value FROM json_each(?)) ORDER BY organization_id, position
+            """), arguments: [idList])
+        while let row = try memberRows.next() {
+            if let position = index[row[0]] {
+                matches[position].organization.members.append(Member(
+                    givenName: row[1], infixName: row[2], familyName: row[3], isFormerMember: row[4], isDeceased: row[5],
+                    isProspectiveMember: row[6], isHonoraryMember: row[7]))
+            }
+        }
     }
 }

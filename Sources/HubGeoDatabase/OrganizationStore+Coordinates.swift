@@ -5,7 +5,7 @@ import HubGeoReader
 
 extension OrganizationStore {
     /// The distinct (rounded) coordinates of the organizations, with how many organizations share each.
-    public func distinctCoordinates(type: OrganizationType? = nil) throws -> [(coordinate: GeocodeCoordinate, organizations: Int)] {
+    package func distinctCoordinates(type: OrganizationType? = nil) throws -> [(coordinate: GeocodeCoordinate, organizations: Int)] {
         let rows = try database.read { db in
             try Row.fetchAll(db, sql: "SELECT latitude, longitude FROM organization WHERE ?1 IS NULL OR type = ?1",
                              arguments: [type?.rawValue])

@@ -313,15 +313,3 @@ extension OrganizationStore {
         }
     }
 }
-
-extension OrganizationStore {
-    /// Every stored organization, with its remarks, members and overrides, in id order.
-    func forEachStored(_ body: (Organization) throws -> Void) throws {
-        try database.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(OrganizationRow.columns) FROM organization o ORDER BY o.id")
-            while let row = try rows.next() {
-                try body(try OrganizationRow.organization(from: row, db: db, includeMembers: true))
-            }
-        }
-    }
-}

@@ -64,7 +64,7 @@ public final class OrganizationStore: Sendable {
         let writer = try Self.openReadOnly(path: path)
         if kind == .unstamped {
             // Throws for another program's tables; a file with none reads as a database with no organizations.
-            _ = try StoreError.mapping { try writer.read { db in try DatabaseFile.inspectContents(db, path: path) } }
+            _ = try writer.read { db in try DatabaseFile.inspectContents(db, path: path) }
         }
         self.database = StoreDatabase(writer: writer)
     }
@@ -118,8 +118,6 @@ public final class OrganizationStore: Sendable {
                     try DatabaseSchema.initializeSpatialMetadata(db)
                 }
                 try DatabaseSchema.migrator.migrate(writer)
-                try GeocodeCache.migrate(writer)
-                try DocumentCache.migrate(writer)
                 try writer.read { db in
                     if case .halfMade(let reason) = try DatabaseSchema.state(db) {
                         throw StoreError.halfMade(path: path, reason: reason)
@@ -129,7 +127,7 @@ public final class OrganizationStore: Sendable {
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
-            throw StoreError.wrapping(error)
+            throw error
         } catch {
             throw Self.openError(error, path: path)
         }
@@ -140,7 +138,7 @@ public final class OrganizationStore: Sendable {
     func finishStaging() throws {
         try database.writeWithoutTransaction { db in
             guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
-                throw StoreError.database(resultCode: SQLITE_ERROR, message: "cannot switch the new database to WAL mode", sql: nil)
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "cannot switch the new database to WAL mode")
             }
         }
         try database.close()
@@ -162,12 +160,12 @@ public final class OrganizationStore: Sendable {
 
     /// A failure to open or set up: SQLITE_FULL, or an I/O error on a file system with no space
     /// left, says "disk full"; anything else "cannot open".
-    static func openError(_ error: Error, path: String) -> StoreError {
+    static func openError(_ error: Error, path: String) -> any Error {
         if let error = error as? DatabaseError,
            error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR && DatabaseSchema.spaceIsExhausted(beside: path) {
-            return .database(resultCode: SQLITE_FULL, message: "database or disk is full (\(describe(error)))", sql: error.sql)
+            return DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full (\(describe(error)))", sql: error.sql)
         }
-        return .cannotOpen(path: path, reason: describe(error))
+        return StoreError.cannotOpen(path: path, reason: describe(error))
     }
 
     static func describe(_ error: Error) -> String {
@@ -177,8 +175,7 @@ public final class OrganizationStore: Sendable {
 }
 
 /// The store's connections (a pool, or one queue for an import), through which every access
-/// goes: a GRDB `DatabaseError` leaves it as a ``StoreError/database(resultCode:message:sql:)``
-/// that keeps the result code and the SQL.
+/// goes. A failed SQLite call throws GRDB's `DatabaseError`, with its result code and SQL.
 /// In the store of a snapshot (``OrganizationStore/snapshot(_:)``) every read goes to the
 /// snapshot's one connection and read transaction, and nothing writes.
 struct StoreDatabase: Sendable {
@@ -192,30 +189,30 @@ struct StoreDatabase: Sendable {
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        if let snapshot { return try StoreError.mapping { try body(snapshot.db) } }
-        return try StoreError.mapping { try writer.read(body) }
+        if let snapshot { return try body(snapshot.db) }
+        return try writer.read(body)
     }
 
     /// One read transaction, asynchronously: cancelling the task interrupts the statement that
     /// runs (`sqlite3_interrupt`), the next one throws, and the connection returns to the pool.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        if let snapshot { return try StoreError.mapping { try body(snapshot.db) } }
-        do { return try await writer.read(body) } catch { throw StoreError.wrapping(error) }
+        if let snapshot { return try body(snapshot.db) }
+        return try await writer.read(body)
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         precondition(snapshot == nil, "a snapshot only reads")
-        return try StoreError.mapping { try writer.write(body) }
+        return try writer.write(body)
     }
 
     func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         precondition(snapshot == nil, "a snapshot only reads")
-        return try StoreError.mapping { try writer.writeWithoutTransaction(body) }
+        return try writer.writeWithoutTransaction(body)
     }
 
     func close() throws {
         precondition(snapshot == nil, "a snapshot's connection belongs to its pool")
-        try StoreError.mapping { try writer.close() }
+        try writer.close()
     }
 }
 

@@ -7,7 +7,7 @@ import HubGeoReader
 /// One SQLite statement, prepared once on a connection and run many times (the import's
 /// inserts): values are bound straight into SQLite, text with its byte length so that a NUL
 /// character inside a value is kept, not taken for the end. Owns its handle and finalizes it in
-/// `deinit`. Errors keep the result code and the SQL (``StoreError/database(resultCode:message:sql:)``).
+/// `deinit`. Errors keep the result code and the SQL (GRDB's `DatabaseError`).
 final class PreparedStatement {
     private let handle: OpaquePointer
     private let connection: OpaquePointer
@@ -18,15 +18,15 @@ final class PreparedStatement {
 
     init(_ db: Database, sql: String) throws {
         guard let connection = db.sqliteConnection else {
-            throw StoreError.database(resultCode: SQLITE_MISUSE, message: "the connection is closed", sql: sql)
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the connection is closed", sql: sql)
         }
         self.connection = connection
         self.sql = sql
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else {
-            throw StoreError.database(resultCode: sqlite3_extended_errcode(connection),
-                                      message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                                message: String(cString: sqlite3_errmsg(connection)), sql: sql)
         }
         handle = statement
     }
@@ -71,8 +71,8 @@ final class PreparedStatement {
             sqlite3_clear_bindings(handle)
         }
         guard status == SQLITE_DONE || status == SQLITE_ROW else {
-            throw StoreError.database(resultCode: sqlite3_extended_errcode(connection),
-                                      message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                                message: String(cString: sqlite3_errmsg(connection)), sql: sql)
         }
     }
 }

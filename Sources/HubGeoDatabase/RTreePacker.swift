@@ -30,7 +30,7 @@ enum RTreePacker {
     static func build(_ db: Database, index: String, points: String) throws {
         guard let nodeSize = try Int.fetchOne(db, sql: "SELECT length(data) FROM \("\(index)_node".quotedDatabaseIdentifier) WHERE nodeno = 1"),
               nodeSize > 4 + 24 * 4 else {
-            throw StoreError.database(resultCode: SQLITE_CORRUPT, message: "the spatial index \(index) has no root node", sql: nil)
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "the spatial index \(index) has no root node")
         }
         var entries: [Entry] = []
         let rows = try Row.fetchCursor(db, sql: points)

@@ -5,7 +5,7 @@ import HubGeoReader
 
 /// The fields an export writes for one organization, in order, absent and empty values left
 /// out: GeoJSON `properties` and KML `ExtendedData` carry the same ones.
-public struct ExportProperties: Sendable, Equatable {
+package struct ExportProperties: Sendable, Equatable {
     public enum Value: Sendable, Equatable {
         case string(String)
         case integer(Int)

@@ -24,7 +24,7 @@ extension ExportSink {
 }
 
 /// Sizes the exporters share.
-public enum ExportSinks {
+package enum ExportSinks {
     /// A writer hands its buffer to the sink once it holds this many bytes.
     public static let chunkSize = 64 * 1024
 }
@@ -60,7 +60,7 @@ public struct ExportError: Error, CustomStringConvertible, Sendable {
 
 /// Writes to a file descriptor through a fixed-size buffer: memory stays the same whatever
 /// the amount written.
-public final class FileDescriptorSink: ExportSink {
+package final class FileDescriptorSink: ExportSink {
     public let fileDescriptor: Int32
     private var buffer: [UInt8] = []
     private let capacity: Int

@@ -3,7 +3,7 @@ import HubGeoJSON
 import HubGeoModel
 import HubGeoReader
 /// Text encodings the exporters share: JSON strings, XML text and coordinates.
-public enum ExportText {
+package enum ExportText {
     /// `text` as a JSON string literal (RFC 8259), quotes included: `"` and `\` escaped,
     /// control characters as `\n`, `\t`, ... or `\u00XX`, and U+2028/U+2029 as `\u2028`/`\u2029`
     /// so that the output is also valid JavaScript. Everything else is written as UTF-8.

@@ -78,30 +78,34 @@ public final class GeoJSONWriter: OrganizationWriter {
         buffer.removeAll()
     }
 
+    /// What comes before a property: a comma after the first, and in pretty output a new line.
+    private func appendSeparator(first: Bool) {
+        if pretty {
+            buffer.append(first ? "\n        " : ",\n        ")
+        } else if !first {
+            buffer.append(",")
+        }
+    }
+
     private func appendFeature(_ record: ExportRecord) {
         if count > 0 { buffer.append(",") }
         buffer.append(pretty ? "\n    {\n      \"type\": \"Feature\",\n      \"id\": " : "\n{\"type\":\"Feature\",\"id\":")
-        record.withBytes(.id) { buffer.append(jsonString: $0) }
+        record.bytes(.id) { buffer.append(jsonString: $0) }
         buffer.append(pretty ? ",\n      \"geometry\": {\"type\": \"Point\", \"coordinates\": [" : ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
         buffer.append(coordinate: record.longitude)
         buffer.append(pretty ? ", " : ",")
         buffer.append(coordinate: record.latitude)
         buffer.append(pretty ? "]},\n      \"properties\": {" : "]},\"properties\":{")
-        var written = 0
-        func separator() {
-            if pretty {
-                buffer.append(written > 0 ? ",\n        " : "\n        ")
-            } else if written > 0 {
-                buffer.append(",")
-            }
-            written += 1
-        }
-        for field in ExportRecord.Field.properties where record.has(field) {
-            separator()
+        var written = record.forEachProperty { index, name, value in
+            appendSeparator(first: index == 0)
             buffer.append("\"")
-            buffer.append(field.propertyName)
+            buffer.append(name)
             buffer.append(pretty ? "\": " : "\":")
-            record.withBytes(field) { buffer.append(jsonString: $0) }
+            buffer.append(jsonString: value)
+        }
+        func separator() {
+            appendSeparator(first: written == 0)
+            written += 1
         }
         if let number = record.fotobondNumber {
             separator()

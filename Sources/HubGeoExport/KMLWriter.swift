@@ -105,11 +105,11 @@ public final class KMLWriter: OrganizationWriter {
     private func appendPlacemark(_ record: ExportRecord) {
         indent(2)
         buffer.append("<Placemark id=\"org-")
-        record.withBytes(.id) { buffer.append(xmlEscaped: $0) }
+        record.bytes(.id) { buffer.append(xmlEscaped: $0) }
         buffer.append("\">")
         indent(3)
         buffer.append("<name>")
-        record.withBytes(.name) { buffer.append(xmlEscaped: $0) }
+        record.bytes(.name) { buffer.append(xmlEscaped: $0) }
         buffer.append("</name>")
         indent(3)
         buffer.append("<description>")
@@ -119,12 +119,12 @@ public final class KMLWriter: OrganizationWriter {
         buffer.append(record.organizationType == .club ? "<styleUrl>#club</styleUrl>" : "<styleUrl>#museum</styleUrl>")
         indent(3)
         buffer.append("<ExtendedData>")
-        for field in ExportRecord.Field.properties where record.has(field) {
+        record.forEachProperty { _, name, value in
             indent(4)
             buffer.append("<Data name=\"")
-            buffer.append(field.propertyName)
+            buffer.append(name)
             buffer.append("\"><value>")
-            record.withBytes(field) { buffer.append(xmlEscaped: $0) }
+            buffer.append(xmlEscaped: value)
             buffer.append("</value></Data>")
         }
         if let number = record.fotobondNumber {
@@ -162,17 +162,17 @@ public final class KMLWriter: OrganizationWriter {
         if let town {
             lineBreak()
             buffer.append("Town: ")
-            record.withBytes(town) { buffer.append(xmlEscaped: $0, html: true) }
+            record.bytes(town) { buffer.append(xmlEscaped: $0, html: true) }
         }
         if record.has(.localizedCountry) {
             lineBreak()
             buffer.append("Country: ")
-            record.withBytes(.localizedCountry) { buffer.append(xmlEscaped: $0, html: true) }
+            record.bytes(.localizedCountry) { buffer.append(xmlEscaped: $0, html: true) }
         }
         if record.has(.website) {
             lineBreak()
             buffer.append("Website: ")
-            record.withBytes(.website) { website in
+            record.bytes(.website) { website in
                 if Self.hasWebScheme(website) {
                     buffer.append("&lt;a href=&quot;")
                     buffer.append(xmlEscaped: website, html: true)
@@ -187,7 +187,7 @@ public final class KMLWriter: OrganizationWriter {
         if record.has(.remark) {
             lineBreak()
             buffer.append("&lt;p&gt;")
-            record.withBytes(.remark) { buffer.append(xmlEscaped: $0, html: true, breaks: true) }
+            record.bytes(.remark) { buffer.append(xmlEscaped: $0, html: true, breaks: true) }
             buffer.append("&lt;/p&gt;")
         }
     }

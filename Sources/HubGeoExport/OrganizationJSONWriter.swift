@@ -4,9 +4,12 @@ import HubGeoJSON
 import HubGeoModel
 import HubGeoReader
 
-/// Writes query results as the JSON array of ``OrganizationJSON`` objects, streaming: the same
-/// bytes as `PrettyJSON.string(_:)` (pretty, keys sorted, slashes unescaped), built one
-/// organization at a time in a reusable byte buffer and handed to the sink in large pieces.
+/// The JSON of organizations in `--format json` output, the one writer of that shape: every
+/// field, flat, keys sorted, absent values omitted, the distance in metres (one decimal) when the
+/// query had a centre, the language and cached localized place when asked. The bytes are those of
+/// Foundation's pretty `JSONEncoder` with sorted keys and unescaped slashes, built in a reusable
+/// byte buffer: a query's results stream as an array, one organization at a time, handed to the
+/// sink in large pieces; `show` writes one object (``object(_:distanceMeters:localized:)``).
 public final class OrganizationJSONWriter {
     private let sink: ExportSink
     private let buffer = UTF8Buffer()
@@ -22,12 +25,33 @@ public final class OrganizationJSONWriter {
         buffer.append("[")
     }
 
-    /// Writes one organization; `localized` as ``OrganizationJSON/init(_:distanceMeters:localized:)`` takes it.
+    /// Writes one organization of the array. `localized`: the language asked and its cached place
+    /// (a place with no town nor country when nothing is cached); nil when no language was asked.
     public func write(_ organization: Organization, distanceMeters: Double?, localized: LocalizedPlace?) throws {
-        buffer.append(count > 0 ? ",\n  {" : "\n  {")
+        buffer.append(count > 0 ? ",\n  " : "\n  ")
+        appendObject(organization, distanceMeters: distanceMeters, localized: localized, indent: "  ")
+        count += 1
+        if buffer.count >= ExportSinks.chunkSize { try flush() }
+    }
+
+    /// One organization as a JSON object of its own, as `show --format json` prints it.
+    public static func object(_ organization: Organization, distanceMeters: Double? = nil, localized: LocalizedPlace?) -> String {
+        let sink = StringSink()
+        let writer = OrganizationJSONWriter(sink: sink)
+        writer.appendObject(organization, distanceMeters: distanceMeters, localized: localized, indent: "")
+        try? writer.flush()  // a StringSink does not fail
+        return sink.text
+    }
+
+    /// The object, its first line at the buffer's current position and the others indented by `indent`.
+    private func appendObject(_ organization: Organization, distanceMeters: Double?, localized: LocalizedPlace?, indent: String) {
+        let inner = indent + "  ", nested = inner + "  "
+        buffer.append("{")
         var fields = 0
         func key(_ name: StaticString) {
-            buffer.append(fields > 0 ? ",\n    \"" : "\n    \"")
+            buffer.append(fields > 0 ? ",\n" : "\n")
+            buffer.append(inner)
+            buffer.append("\"")
             buffer.append(name)
             buffer.append("\" : ")
             fields += 1
@@ -55,17 +79,29 @@ public final class OrganizationJSONWriter {
             key("level2Overrides")
             buffer.append("[")
             for (index, change) in organization.overrides.enumerated() {
-                buffer.append(index > 0 ? ",\n      {\n        \"field\" : " : "\n      {\n        \"field\" : ")
+                buffer.append(index > 0 ? ",\n" : "\n")
+                buffer.append(nested)
+                buffer.append("{\n")
+                buffer.append(nested)
+                buffer.append("  \"field\" : ")
                 appendString(change.field)
                 if let level1Value = change.level1Value {
-                    buffer.append(",\n        \"level1Value\" : ")
+                    buffer.append(",\n")
+                    buffer.append(nested)
+                    buffer.append("  \"level1Value\" : ")
                     appendString(level1Value)
                 }
-                buffer.append(",\n        \"level2Value\" : ")
+                buffer.append(",\n")
+                buffer.append(nested)
+                buffer.append("  \"level2Value\" : ")
                 appendString(change.level2Value)
-                buffer.append("\n      }")
+                buffer.append("\n")
+                buffer.append(nested)
+                buffer.append("}")
             }
-            buffer.append("\n    ]")
+            buffer.append("\n")
+            buffer.append(inner)
+            buffer.append("]")
         }
         string("level2Source", organization.level2Source)
         string("level2URL", organization.level2URL)
@@ -80,10 +116,10 @@ public final class OrganizationJSONWriter {
             buffer.append(integer: number)
         }
         if !organization.members.isEmpty {
-            // Member lists are rare in query output (they come with `show`): the encoder writes them.
+            // Member lists are rare (they come with `show`): the encoder writes them.
             key("members")
-            let nested = try PrettyJSON.string(organization.members)
-            buffer.append(nested.replacingOccurrences(of: "\n", with: "\n    "))
+            let text = (try? PrettyJSON.string(organization.members)) ?? "[]"
+            buffer.append(text.replacingOccurrences(of: "\n", with: "\n" + inner))
         }
         string("nickName", organization.nickName)
         if !organization.remarks.isEmpty {
@@ -93,20 +129,23 @@ public final class OrganizationJSONWriter {
                 .sorted { $0.language.compare($1.language, options: [.numeric, .caseInsensitive, .forcedOrdering]) == .orderedAscending }
             buffer.append("{")
             for (index, remark) in remarks.enumerated() {
-                buffer.append(index > 0 ? ",\n      " : "\n      ")
+                buffer.append(index > 0 ? ",\n" : "\n")
+                buffer.append(nested)
                 appendString(remark.language)
                 buffer.append(" : ")
                 appendString(remark.value)
             }
-            buffer.append("\n    }")
+            buffer.append("\n")
+            buffer.append(inner)
+            buffer.append("}")
         }
         string("town", organization.town)
         string("type", organization.type.rawValue)
         string("website", organization.website)
         string("wikipedia", organization.wikipedia)
-        buffer.append("\n  }")
-        count += 1
-        if buffer.count >= ExportSinks.chunkSize { try flush() }
+        buffer.append("\n")
+        buffer.append(indent)
+        buffer.append("}")
     }
 
     public func finish() throws {

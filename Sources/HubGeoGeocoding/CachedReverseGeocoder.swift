@@ -33,7 +33,7 @@ import HubGeoReader
 /// needed, must stay below `n`), a country request when `n >= 1` (it also serves every later
 /// point of that country in any language). So a run costs at most one request per distinct
 /// point, one per country, and one per point whose answer is not its town.
-public final class CachedReverseGeocoder {
+package final class CachedReverseGeocoder {
     /// The cache language of answers asked without `accept-language`: the places' local names.
     public static let localNames = "local"
 
@@ -51,9 +51,9 @@ public final class CachedReverseGeocoder {
     /// What became of one point.
     public struct PointResult {
         /// Every answer cached for the point at the configured zoom before this step, in any language.
-        public var cached: [GeocodeCacheEntry]
+        package var cached: [GeocodeCacheEntry]
         /// The answers of the languages asked for, cached or new, by language.
-        public var answers: [String: GeocodeCacheEntry] = [:]
+        package var answers: [String: GeocodeCacheEntry] = [:]
         /// Languages answered by the cache, by a request in that language, or derived.
         public var cacheHits = 0
         public var fetched = 0
@@ -70,19 +70,19 @@ public final class CachedReverseGeocoder {
         public var interrupted = false
 
         /// The new answers (asked or derived).
-        public var new: [GeocodeCacheEntry] {
+        package var new: [GeocodeCacheEntry] {
             let cachedLanguages = Set(cached.map(\.language))
             return answers.values.filter { !cachedLanguages.contains($0.language) }.sorted { $0.language < $1.language }
         }
     }
 
-    public let cache: GeocodeCache
+    package let cache: GeocodeCache
     private let client: NominatimClient?
     private let configuration: NominatimConfiguration
     private var unansweredInARow = 0
 
     /// `client` nil: cached answers only.
-    public init(cache: GeocodeCache, client: NominatimClient?, configuration: NominatimConfiguration) {
+    package init(cache: GeocodeCache, client: NominatimClient?, configuration: NominatimConfiguration) {
         self.cache = cache
         self.client = client
         self.configuration = configuration
@@ -98,7 +98,7 @@ public final class CachedReverseGeocoder {
     /// `shouldStop` is checked before each request, as is ``Interruption`` (which also cuts a
     /// request in flight short); either marks the result interrupted. Store errors are thrown; geocoding errors
     /// end up in the result.
-    public func lookUp(_ point: GeocodeCoordinate, languages: [String], offline: Bool = false,
+    package func lookUp(_ point: GeocodeCoordinate, languages: [String], offline: Bool = false,
                        shouldStop: () -> Bool = { false }) throws -> PointResult {
         var result = PointResult(cached: try cache.entries(point, endpoint: endpoint, zoom: configuration.zoom))
         for entry in result.cached where languages.contains(entry.language) {

@@ -7,7 +7,7 @@ import HubGeoReader
 
 extension GeocodeCacheEntry {
     /// The entry for an answer obtained by asking in `language`.
-    public init(asked answer: NominatimClient.Answer, at coordinate: GeocodeCoordinate, language: String,
+    package init(asked answer: NominatimClient.Answer, at coordinate: GeocodeCoordinate, language: String,
                 endpoint: String, zoom: Int, fetchedAt: Date = Date()) {
         let result = answer.result
         self.init(coordinate: coordinate, language: language, endpoint: endpoint, zoom: zoom, status: result.status,

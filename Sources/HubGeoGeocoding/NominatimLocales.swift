@@ -10,7 +10,7 @@ import HubGeoReader
 ///
 /// hubgeo uses it to derive a town name in another language from `namedetails`, only where
 /// that is certain to match what a request in that language would return (see ``Localizer``).
-public enum NominatimLocales {
+package enum NominatimLocales {
     /// The tags tried, in order, for `languages`.
     public static func nameTags(languages: [String]) -> [String] {
         var tags: [String] = []

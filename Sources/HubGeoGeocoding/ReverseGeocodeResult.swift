@@ -75,7 +75,7 @@ public struct ReverseGeocodeResult: Sendable, Equatable {
 
 /// Reads Nominatim `jsonv2` reverse answers. Numbers may also come as strings (older servers),
 /// and strings as numbers; unknown members are ignored.
-public enum NominatimResponseParser {
+package enum NominatimResponseParser {
     /// Why a body is not a usable answer.
     public struct Failure: Error, Equatable, Sendable {
         public var reason: String

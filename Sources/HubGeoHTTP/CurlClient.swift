@@ -15,7 +15,7 @@ import HubGeoModel
 /// threads at once. Use a client from one thread or one isolation domain (for
 /// example, own it in an actor), or create one client per task. It is therefore
 /// deliberately not `Sendable`.
-public final class CurlClient {
+package final class CurlClient {
     /// The settings this client was created with.
     public let configuration: CurlClientConfiguration
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// A complete HTTP response. Any status, including 4xx and 5xx, is a response
 /// rather than an error: callers decide what a status means to them.
-public struct FetchedResponse: Sendable, Equatable {
+package struct FetchedResponse: Sendable, Equatable {
     /// The status code of the final response (after redirects).
     public var status: Int
     /// Headers of the final response only, keyed by lower-cased name.

@@ -3,7 +3,7 @@ import Foundation
 /// A strict JSON (RFC 8259) parser that reports the line and column of every syntax error
 /// and refuses what other parsers quietly accept: NaN/Infinity, trailing commas,
 /// invalid UTF-8, unpaired surrogates and nesting deeper than `maxDepth`.
-public struct JSONParser {
+package struct JSONParser {
     /// Why a document is not JSON, and where.
     public struct SyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
         public var line: Int
@@ -71,16 +71,7 @@ private struct Reader {
     var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
     mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0D: position += 1
-            case 0x0A:
-                position += 1
-                line += 1
-                lineStart = position
-            default: return
-            }
-        }
+        JSONWhitespace.skip(bytes, position: &position, line: &line, lineStart: &lineStart)
     }
 
     mutating func parseValue(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {

@@ -33,16 +33,7 @@ package struct JSONScanner {
     package var atEnd: Bool { position >= bytes.count }
 
     package mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0D: position += 1
-            case 0x0A:
-                position += 1
-                line += 1
-                lineStart = position
-            default: return
-            }
-        }
+        JSONWhitespace.skip(bytes, position: &position, line: &line, lineStart: &lineStart)
     }
 
     /// Consumes `byte` (after white space); false when something else comes.

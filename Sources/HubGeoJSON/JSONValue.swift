@@ -1,6 +1,6 @@
 /// A parsed JSON value. Objects keep their members in document order (duplicates included),
 /// so that diagnostics can point at exactly what the file says.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -28,7 +28,7 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 /// One `"key": value` member of a JSON object, with the line it starts on.
-public struct JSONMember: Sendable, Equatable {
+package struct JSONMember: Sendable, Equatable {
     public var key: String
     public var value: JSONValue
     public var line: Int

@@ -5,7 +5,7 @@ import HubGeoModel
 
 /// The Photo Club Hub files built into hubgeo (from the repository's `Data/` folder),
 /// used when no other source is given so that the tool works offline.
-public enum EmbeddedData {
+package enum EmbeddedData {
     /// The Level 1 root of the embedded include tree.
     public static let rootName = "root_.level1.json"
 

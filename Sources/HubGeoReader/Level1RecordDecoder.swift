@@ -281,16 +281,7 @@ struct Level1RecordDecoder {
     private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
 
     private mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0D: position += 1
-            case 0x0A:
-                position += 1
-                line += 1
-                lineStart = position
-            default: return
-            }
-        }
+        JSONWhitespace.skip(bytes, position: &position, line: &line, lineStart: &lineStart)
     }
 
     /// Consumes `null` when it comes next.

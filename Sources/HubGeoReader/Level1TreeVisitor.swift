@@ -47,7 +47,7 @@ public protocol Level1TreeVisitor {
     mutating func problem(_ error: Error, diagnostic: Diagnostic, discarding document: DocumentLocation?) throws
 }
 
-public extension Level1TreeVisitor {
+package extension Level1TreeVisitor {
     mutating func enterDocument(_ location: DocumentLocation, data: Data) throws {}
 
     mutating func problem(_ error: Error, diagnostic: Diagnostic, discarding document: DocumentLocation?) throws {

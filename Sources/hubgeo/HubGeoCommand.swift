@@ -1,4 +1,5 @@
 import ArgumentParser
+import GRDB
 import HubGeo
 
 @main
@@ -43,7 +44,7 @@ struct HubGeoCommand: AsyncParsableCommand {
         }
         // Whatever failed once SIGINT or SIGTERM arrived (see Interruption) stopped because of it.
         if let failure, !(failure is ExitCode), Interruption.isRequested {
-            Console.note(failure is Interrupted ? "Interrupted." : "Interrupted: \(failure.localizedDescription)")
+            Console.note(failure is Interrupted ? "Interrupted." : "Interrupted: \((failure as? DatabaseError)?.userMessage ?? failure.localizedDescription)")
             exit(withError: ExitCode(130))
         }
         if let failure { exit(reporting: failure) }
@@ -53,7 +54,8 @@ struct HubGeoCommand: AsyncParsableCommand {
     /// the data (a file's include, a remote document's text), which never reaches the terminal raw.
     private static func exit(reporting error: Error) -> Never {
         let code = exitCode(for: error)
-        let message = fullMessage(for: error)
+        // A failed SQLite call is shown by its problem and result code, never its SQL.
+        let message = (error as? DatabaseError).map { "Error: \($0.userMessage)" } ?? fullMessage(for: error)
         if !message.isEmpty {
             if code == .success { Console.printVerbatim(message) } else { Console.note(message) }
         }

@@ -32,7 +32,7 @@ enum ResultPrinter {
             var matches: [PlaceMatch] = []
             try store.forEachChunk(selection, filter: filter, order: order) { matches += $0 }
             matches.forEach(count)
-            try print(matches, format: .table, language: language)
+            printTable(matches, language: language)
             noteUnlocalized()
         case .json:
             fflush(nil)
@@ -63,40 +63,28 @@ enum ResultPrinter {
 
     /// With a `language`, the table shows the localized town (the Level 1 town, marked with
     /// ``level1Marker``, where Nominatim has none; the Level 1 town, unmarked, where nothing is
-    /// cached) and country, and JSON carries `language`, `localizedTown`, `localizedTownSource`
-    /// and `localizedCountry`.
-    static func print(_ matches: [PlaceMatch], format: OutputFormat, language: String? = nil) throws {
-        switch format {
-        case .json:
-            Console.printVerbatim(try PrettyJSON.string(matches.map { match in
-                OrganizationJSON(match.organization, distanceMeters: match.distanceMeters, localized: language.map { code in
-                    match.localized ?? LocalizedPlace(language: code, town: nil, country: nil)
-                })
-            }))
-        case .geojson:
-            Console.printVerbatim(try geoJSON(matches, language: language), terminator: "")
-        case .table:
-            guard !matches.isEmpty else {
-                Console.note("No organizations found.")
-                return
-            }
-            let showDistance = matches.contains { $0.distanceMeters != nil }
-            let extra = language == nil ? [] : ["Country"]
-            var table = TextTable(headers: ["Name", "Type", "Town"] + extra + (showDistance ? ["Distance (km)"] : []),
-                                  alignments: [.left, .left, .left] + extra.map { _ in .left } + (showDistance ? [.right] : []))
-            var marked = false
-            for match in matches {
-                let organization = match.organization
-                let town = match.localized.map(markedTown) ?? organization.town
-                marked = marked || match.localized?.townSource == .level1
-                var row = [organization.fullName, organization.type.rawValue, town]
-                if language != nil { row.append(match.localized?.country ?? "") }
-                if showDistance { row.append(match.distanceMeters.map { String(format: "%.2f", $0 / 1000) } ?? "") }
-                table.append(row)
-            }
-            Console.print(table.render())
-            if marked, let language { Console.print("\n" + level1Legend(language: language)) }
+    /// cached) and country.
+    static func printTable(_ matches: [PlaceMatch], language: String? = nil) {
+        guard !matches.isEmpty else {
+            Console.note("No organizations found.")
+            return
         }
+        let showDistance = matches.contains { $0.distanceMeters != nil }
+        let extra = language == nil ? [] : ["Country"]
+        var table = TextTable(headers: ["Name", "Type", "Town"] + extra + (showDistance ? ["Distance (km)"] : []),
+                              alignments: [.left, .left, .left] + extra.map { _ in .left } + (showDistance ? [.right] : []))
+        var marked = false
+        for match in matches {
+            let organization = match.organization
+            let town = match.localized.map(markedTown) ?? organization.town
+            marked = marked || match.localized?.townSource == .level1
+            var row = [organization.fullName, organization.type.rawValue, town]
+            if language != nil { row.append(match.localized?.country ?? "") }
+            if showDistance { row.append(match.distanceMeters.map { String(format: "%.2f", $0 / 1000) } ?? "") }
+            table.append(row)
+        }
+        Console.print(table.render())
+        if marked, let language { Console.print("\n" + level1Legend(language: language)) }
     }
 
     /// Follows a town the Level 1 data gave where Nominatim has none, in tables.

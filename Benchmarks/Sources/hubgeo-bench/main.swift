@@ -30,7 +30,8 @@ func time<T>(_ runs: Int, warmUp: Bool = true, _ body: () throws -> T) rethrows 
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2, let store = try? OrganizationStore(path: arguments[1], access: .readOnly) else {
+guard arguments.count >= 2, let store = try? OrganizationStore(path: arguments[1], access: .readOnly),
+      let scan = try? FullScan(path: arguments[1]) else {
     FileHandle.standardError.write(Data("usage: hubgeo-bench near|bbox DB ...\n".utf8))
     exit(64)
 }
@@ -42,13 +43,13 @@ case "near" where numbers.count == 5:
     let center = GeoPoint(latitude: numbers[0], longitude: numbers[1])
     let meters = numbers[2] * 1000
     indexed = try time(Int(numbers[3])) { try store.near(center, radiusMeters: meters).map(\.organization.stableID).sorted() }
-    scanned = try time(Int(numbers[4]), warmUp: false) { try store.scanNear(center, radiusMeters: meters) }
+    scanned = try time(Int(numbers[4]), warmUp: false) { try scan.scanNear(center, radiusMeters: meters) }
 case "bbox" where numbers.count == 6:
     let (south, west, north, east) = (numbers[0], numbers[1], numbers[2], numbers[3])
     indexed = try time(Int(numbers[4])) {
         try store.within(west: west, south: south, east: east, north: north).map(\.organization.stableID).sorted()
     }
-    scanned = try time(Int(numbers[5]), warmUp: false) { try store.scanWithin(west: west, south: south, east: east, north: north) }
+    scanned = try time(Int(numbers[5]), warmUp: false) { try scan.scanWithin(west: west, south: south, east: east, north: north) }
 default:
     FileHandle.standardError.write(Data("usage: hubgeo-bench near DB LAT LON KM RUNS SCAN_RUNS | bbox DB MINLAT MINLON MAXLAT MAXLON RUNS SCAN_RUNS\n".utf8))
     exit(64)

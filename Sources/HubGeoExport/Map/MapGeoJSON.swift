@@ -5,7 +5,7 @@ import HubGeoReader
 
 /// GeoJSON collections for the map page and the server, written by ``GeoJSONWriter``: the same
 /// shape and order as `hubgeo export geojson` (clubs, then museums, by id within a type).
-public enum MapGeoJSON {
+package enum MapGeoJSON {
     /// A compact FeatureCollection of what `selection` picks (with the cached places of
     /// `localization`, when given), at most `cap` features, read from one snapshot of the
     /// database (``OrganizationStore/snapshot(_:)``). When more match, the collection stops at

@@ -8,7 +8,7 @@ import HubGeoReader
 /// mean the same: so `</script>` and `<!--` in the data can neither close the element nor
 /// switch the HTML parser into its "script data escaped" states. U+2028 and U+2029 are escaped
 /// too, so the text is also a valid JavaScript expression.
-public enum ScriptSafeJSON {
+package enum ScriptSafeJSON {
     public static func escape(_ json: String) -> String {
         var result = ""
         result.reserveCapacity(json.utf8.count + 64)

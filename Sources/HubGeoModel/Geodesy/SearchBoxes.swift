@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns a radius or bounding-box query into spatial-index boxes
 /// (``LonLatBox``es) that never cross the antimeridian.
-public enum SearchBoxes {
+package enum SearchBoxes {
     /// Relative safety margin added to a search radius before it becomes an angle.
     public static let relativeMargin = 1e-9
     /// Absolute safety margin, in metres, added to a search radius.

@@ -1,5 +1,5 @@
 /// Constants of the WGS84 ellipsoid.
-public enum WGS84 {
+package enum WGS84 {
     /// Equatorial radius a, in metres.
     public static let semiMajorAxis = 6_378_137.0
     /// Flattening f = (a - b) / a.

@@ -32,9 +32,14 @@ public struct LocalizedPlace: Hashable, Sendable, Codable {
     /// cached answer: its town when it has one, else the Level 1 town (``TownSource/level1``);
     /// the country as answered (none after "Unable to geocode").
     public static func shown(language: String, answeredTown: String?, country: String?, level1Town: String) -> LocalizedPlace {
-        if let answeredTown, !answeredTown.isEmpty {
-            return LocalizedPlace(language: language, town: answeredTown, country: country, townSource: .nominatim)
-        }
-        return LocalizedPlace(language: language, town: level1Town, country: country, townSource: .level1)
+        let (town, source) = townShown(answered: answeredTown ?? "", level1: level1Town)
+        return LocalizedPlace(language: language, town: town, country: country, townSource: source)
+    }
+
+    /// The town shown for a point: the answered one when it is not empty, else the Level 1 town.
+    /// Generic, so that the export can apply the same rule to the bytes of its rows.
+    @inlinable
+    package static func townShown<Text: Collection>(answered: Text, level1: Text) -> (town: Text, source: TownSource) {
+        answered.isEmpty ? (level1, .level1) : (answered, .nominatim)
     }
 }

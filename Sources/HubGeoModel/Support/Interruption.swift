@@ -10,7 +10,7 @@ import Glibc
 /// progress callback), ``SystemClock``'s sleeps (pacing, backoff, `Retry-After`) end early,
 /// ``NominatimClient`` makes no retry, ``Localizer`` stops (its answers are already committed) and
 /// ``Importer`` rolls back. A second signal ends the process at once.
-public enum Interruption {
+package enum Interruption {
     /// Set once by the first signal; only ever read and exchanged (lock-free, so safe in a handler).
     private static let flag = Atomic<Bool>(false)
 

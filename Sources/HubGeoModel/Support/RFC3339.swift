@@ -2,7 +2,7 @@ import Foundation
 
 /// Times as hubgeo writes them, in the database and in JSON output: RFC 3339 in UTC
 /// (`2026-11-22T20:13:15Z`), and ages as people read them (`3d 4h`).
-public enum RFC3339 {
+package enum RFC3339 {
     /// `date` as an RFC 3339 UTC string, to the second.
     public static func string(_ date: Date) -> String {
         ISO8601DateFormatter().string(from: date)

@@ -29,7 +29,7 @@ struct ShowCommand: ParsableCommand {
             return (organization, localized)
         }
         switch format {
-        case .json: Console.printVerbatim(try PrettyJSON.string(OrganizationJSON(organization, localized: localized)))
+        case .json: Console.printVerbatim(OrganizationJSONWriter.object(organization, localized: localized))
         case .table: Console.print(OrganizationDescription(organization, localized: localized).text)
         case .geojson:
             let match = PlaceMatch(organization: organization, localized: localized)

@@ -12,7 +12,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the database for writing, importing the embedded data first when it is empty.
     func openStore() throws -> OrganizationStore {
-        let (store, firstImport) = try Importer.openStore(path: resolvedPath)
+        let (store, firstImport) = try OrganizationStore.openImportingBuiltInData(path: resolvedPath)
         noteFirstImport(store, firstImport)
         return store
     }
@@ -20,7 +20,7 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the database for a query: read-only, never changed. A missing or empty database
     /// first gets the embedded data (the one write a query may make).
     func openStoreForQueries() throws -> OrganizationStore {
-        let (store, firstImport) = try Importer.openStoreForQueries(path: resolvedPath)
+        let (store, firstImport) = try OrganizationStore.openForQueries(path: resolvedPath)
         noteFirstImport(store, firstImport)
         return store
     }

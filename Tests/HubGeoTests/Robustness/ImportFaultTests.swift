@@ -170,19 +170,34 @@ struct ImportFaultTests {
         #expect(stored == Data("before\u{0}after".utf8))
     }
 
-    @Test("a store error keeps the SQLite result code and the SQL, and shows neither raw")
+    @Test("a failed SQLite call passes through as GRDB's DatabaseError, with its result code and SQL; users see neither raw")
     func storeErrorsKeepCodeAndSQL() throws {
         let directory = try TestPaths.temporaryDirectory()
         let store = try OrganizationStore(path: directory.path("hub.sqlite"))
         do {
             _ = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT no_such_column FROM organization") }
             Issue.record("no error")
-        } catch let error as StoreError {
-            #expect(error.sqliteResultCode == 1)
+        } catch let error as DatabaseError {
+            #expect(error.resultCode == .SQLITE_ERROR)
             #expect(error.sql == "SELECT no_such_column FROM organization")
-            #expect(error.localizedDescription.contains("no such column: no_such_column"))
-            #expect(!error.localizedDescription.contains("SELECT"))
+            #expect(error.userMessage == "database error: no such column: no_such_column (SQLite result code 1)")
         }
+    }
+
+    @Test("a failed SQLite call under a query: exit 1, the problem and its result code, no SQL")
+    func databaseErrorShownWithoutSQL() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let database = directory.path("hub.sqlite")
+        let cli = CLIRunner(database: database, home: directory.url.path)
+        #expect(try cli.run(["import"]).status == 0)
+        // A hubgeo database whose table lost a column the queries read.
+        let queue = try DatabaseQueue(path: database)
+        try queue.write { db in try db.execute(sql: "ALTER TABLE organization DROP COLUMN wikipedia") }
+        try queue.close()
+        let result = try cli.run(["near", "51.4", "5.4"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("Error: database error: no such column: o.wikipedia (SQLite result code 1)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("SELECT"), "\(result.stderr)")
     }
 
     @Test("a town renamed in Level 1 is reported as a probable rename besides the removal and the addition")

@@ -1,17 +1,24 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-import HubGeoJSON
-import HubGeoModel
-import HubGeoReader
+import HubGeo
 
 /// Reference answers by a full scan of the table, without the spatial index: the baseline that
 /// `make bench` measures the indexed queries against, and a check of their results. The near
 /// scan is the fastest one can write over the table: one `SELECT id, latitude, longitude`, a
 /// conservative haversine test in Swift, and the exact distance for the survivors only.
-extension OrganizationStore {
+/// The file opened read-only for the scans, apart from the store.
+struct FullScan {
+    let database: DatabaseQueue
+
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        database = try DatabaseQueue(path: path, configuration: configuration)
+    }
+
     /// The stable ids of the organizations within `radiusMeters` (ellipsoidal distance) of `center`.
-    public func scanNear(_ center: GeoPoint, radiusMeters: Double) throws -> [String] {
+    func scanNear(_ center: GeoPoint, radiusMeters: Double) throws -> [String] {
         // A geodesic is never shorter than the smallest radius of curvature times the angle
         // between its ends seen from the centre of a sphere (see SearchBoxes): a point farther
         // than that angle cannot be within the radius.
@@ -49,7 +56,7 @@ extension OrganizationStore {
     }
 
     /// The stable ids of the organizations inside a box; `west > east` crosses the antimeridian.
-    public func scanWithin(west: Double, south: Double, east: Double, north: Double) throws -> [String] {
+    func scanWithin(west: Double, south: Double, east: Double, north: Double) throws -> [String] {
         try database.read { db in
             try String.fetchAll(db, sql: """
                 SELECT stable_id FROM organization NOT INDEXED
