@@ -68,7 +68,7 @@ public enum LoadError: LocalizedError, Equatable, Sendable {
 }
 
 /// Which level of the Photo Club Hub data a file holds.
-package enum DocumentKind: String, Sendable, Codable, CaseIterable {
+public enum DocumentKind: String, Sendable, Codable, CaseIterable {
     /// Shared lists: expertises and languages (`*.level0.json`).
     case level0
     /// Organizations and includes (`*.level1.json`).
