@@ -19,9 +19,19 @@ package struct JSONParser {
 
     /// Parses a complete document: one value, surrounded by optional white space.
     public func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
+        try read(data, keepingValues: true)
+    }
+
+    /// Checks that `data` is a complete document, with the errors of ``parse(_:)``, without
+    /// keeping its tree: memory stays small, whatever the document's size.
+    package func validate(_ data: Data) throws(SyntaxError) {
+        _ = try read(data, keepingValues: false)
+    }
+
+    private func read(_ data: Data, keepingValues: Bool) throws(SyntaxError) -> JSONValue {
         let bytes = [UInt8](data)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(SyntaxError) -> JSONValue in
-            var reader = Reader(bytes: buffer, maxDepth: maxDepth)
+            var reader = Reader(bytes: buffer, maxDepth: maxDepth, keepsValues: keepingValues)
             if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { reader.position = 3 }
             if buffer.starts(with: [0xFF, 0xFE]) || buffer.starts(with: [0xFE, 0xFF]) {
                 throw reader.error("the document is UTF-16 (it starts with a UTF-16 byte order mark); JSON files must be UTF-8")
@@ -40,7 +50,7 @@ package struct JSONParser {
     /// document whose first byte is at `line` and `column`: lines and error positions are those
     /// of the whole document. Used to read a large file one record at a time.
     package func parse(slice bytes: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws(SyntaxError) -> JSONValue {
-        var reader = Reader(bytes: bytes, maxDepth: maxDepth)
+        var reader = Reader(bytes: bytes, maxDepth: maxDepth, keepsValues: true)
         reader.line = line
         reader.lineStart = 1 - column
         reader.skipWhitespace()
@@ -54,13 +64,16 @@ package struct JSONParser {
 private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    /// False: objects and arrays are checked but come back empty (``JSONParser/validate(_:)``).
+    let keepsValues: Bool
     var position = 0
     var line = 1
     var lineStart = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, keepsValues: Bool) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.keepsValues = keepsValues
     }
 
     func error(_ reason: String, at offset: Int? = nil) -> JSONParser.SyntaxError {
@@ -128,7 +141,7 @@ private struct Reader {
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            members.append(JSONMember(key: key, value: value, line: memberLine))
+            if keepsValues { members.append(JSONMember(key: key, value: value, line: memberLine)) }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
@@ -153,7 +166,8 @@ private struct Reader {
         while true {
             skipWhitespace()
             if current == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
-            elements.append(try parseValue(depth: depth))
+            let element = try parseValue(depth: depth)
+            if keepsValues { elements.append(element) }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1

@@ -46,16 +46,18 @@ inside() {
 
     # Hide every copy of the Swift runtime and Foundation that a loader could find.
     local dirs
+    # On a busy machine files come and go while find walks /: its complaints about them (and its
+    # exit status) do not matter, and a folder gone before its mount needs no hiding.
     dirs=$( { echo /opt/swift; find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path "$work" \) -prune -o \
         \( -name 'libswiftCore.so*' -o -name 'libFoundation*.so*' -o -name 'lib_FoundationICU.so*' -o -name 'libdispatch.so*' \) \
-        -print 2>/dev/null | xargs -r -n1 dirname; } | sort -u)
-    for dir in $dirs; do
-        if [ -d "$dir" ]; then mount -t tmpfs -o size=1m,mode=755 hubgeo-dist-test "$dir"; fi
-    done
+        -print 2>/dev/null || true; } | xargs -r -d '\n' -n1 dirname | sort -u)
+    while IFS= read -r dir; do
+        if [ -d "$dir" ]; then mount -t tmpfs -o size=1m,mode=755 hubgeo-dist-test "$dir" || [ ! -d "$dir" ]; fi
+    done <<< "$dirs"
     check "/opt/swift is empty" test -z "$(ls -A /opt/swift 2>/dev/null)"
     local left
     left=$(find / -xdev \( -path /proc -o -path /sys -o -path /dev \) -prune -o -name 'libswiftCore.so*' -print 2>/dev/null || true)
-    check "no libswiftCore.so left anywhere ($(echo $dirs | wc -w) folders hidden)" test -z "$left"
+    check "no libswiftCore.so left anywhere ($(wc -l <<< "$dirs") folders hidden)" test -z "$left"
 
     # The user: a new HOME, no Swift on PATH, no LD_LIBRARY_PATH.
     local home=$work/home

@@ -131,7 +131,9 @@ package final class RemoteDocumentSession: @unchecked Sendable {
             let body = response.body
             recorded.bytesTransferred += body.count
             do {
-                _ = try JSONParser().parse(body)
+                // Checked before it replaces the last good copy, without building its tree: the
+                // walker streams it afterwards.
+                try JSONParser().validate(body)
             } catch {
                 guard let fallback else { throw LoadError.malformedJSON(file: key, line: error.line, column: error.column, reason: error.reason) }
                 return try keep(fallback, because: "the new copy is malformed JSON at line \(error.line), column \(error.column): \(error.reason)")
