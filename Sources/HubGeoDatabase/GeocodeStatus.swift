@@ -1,4 +1,3 @@
-import HubGeoJSON
 import HubGeoModel
 import HubGeoReader
 /// Whether a reverse-geocoding answer names a place: what the geocode cache stores per answer.

@@ -1,6 +1,5 @@
 import GRDB
 import GRDBSQLite
-import HubGeoJSON
 import HubGeoModel
 import HubGeoReader
 

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import GRDB
-import HubGeoJSON
 import HubGeoModel
 import HubGeoReader
 

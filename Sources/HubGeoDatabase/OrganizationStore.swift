@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-import HubGeoJSON
 import HubGeoModel
 import HubGeoReader
 

@@ -1,4 +1,3 @@
-import HubGeoJSON
 import HubGeoModel
 import HubGeoReader
 

@@ -1,5 +1,4 @@
 import GRDB
-import HubGeoJSON
 import HubGeoModel
 import HubGeoReader
 

@@ -1,5 +1,4 @@
 import Foundation
-import HubGeoJSON
 import HubGeoModel
 import HubGeoReader
 

@@ -1,7 +1,6 @@
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// The fields an export writes for one organization, in order, absent and empty values left
 /// out: GeoJSON `properties` and KML `ExtendedData` carry the same ones.

@@ -7,7 +7,6 @@ import Foundation
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// Where an exporter writes its text, piece by piece: the writers hand over UTF-8 bytes in
 /// pieces of about ``ExportSinks/chunkSize``.

@@ -1,7 +1,6 @@
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 /// Text encodings the exporters share: JSON strings, XML text and coordinates.
 package enum ExportText {
     /// `text` as a JSON string literal (RFC 8259), quotes included: `"` and `\` escaped,

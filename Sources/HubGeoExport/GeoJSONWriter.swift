@@ -1,7 +1,6 @@
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 /// Writes organizations as an RFC 7946 GeoJSON `FeatureCollection`, one feature at a time.
 ///
 /// Each feature has the organization's stable id, a Point `[longitude, latitude]` (7 decimals

@@ -1,7 +1,6 @@
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// Writes organizations as a KML 2.2 document (OGC 07-147r2), one placemark at a time.
 ///

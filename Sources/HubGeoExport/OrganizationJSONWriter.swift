@@ -2,7 +2,6 @@ import Foundation
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// The JSON of organizations in `--format json` output, the one writer of that shape: every
 /// field, flat, keys sorted, absent values omitted, the distance in metres (one decimal) when the

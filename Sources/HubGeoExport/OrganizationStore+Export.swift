@@ -1,7 +1,6 @@
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// A writer that takes ``ExportRecord``s: the byte path from the database to the output.
 protocol ExportRecordWriter: OrganizationWriter {

@@ -7,7 +7,6 @@ import Foundation
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// Where `-o PATH` sends output, written the way a careful user would by hand:
 ///

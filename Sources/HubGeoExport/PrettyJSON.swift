@@ -2,7 +2,6 @@ import Foundation
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// The JSON that `--format json` prints and the server's statistics: pretty, keys sorted,
 /// slashes unescaped, through `JSONEncoder`, for any `Encodable` value (statistics, sources,

@@ -3,7 +3,6 @@ import HubGeoDatabase
 import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// The cached reverse-geocode step that `localize` (``Localizer``) and `validate --geocode`
 /// (``TownCheck``) share: for one point and the languages wanted, the cached answers, else

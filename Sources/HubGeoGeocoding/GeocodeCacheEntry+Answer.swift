@@ -3,7 +3,6 @@ import HubGeoDatabase
 import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 extension GeocodeCacheEntry {
     /// The entry for an answer obtained by asking in `language`.

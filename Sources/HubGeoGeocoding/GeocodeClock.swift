@@ -8,7 +8,6 @@ import HubGeoDatabase
 import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// Time for the geocoder's pacing: a monotonic clock and a way to wait. Tests inject their own.
 public protocol GeocodeClock: Sendable {

@@ -3,7 +3,6 @@ import HubGeoDatabase
 import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// Why a reverse geocoding request gave no usable answer. Messages name the URL and status.
 public enum GeocodeError: LocalizedError, Equatable, Sendable {

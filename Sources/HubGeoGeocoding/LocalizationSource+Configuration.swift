@@ -2,7 +2,6 @@ import HubGeoDatabase
 import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 extension LocalizationSource {
     /// Answers in `language` as `localize` with `configuration` caches them.

@@ -3,7 +3,6 @@ import HubGeoDatabase
 import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// The `localize` batch: the localized town and country of every organization in every asked
 /// language, from the cache or from Nominatim, each answer committed as it arrives so that an

@@ -3,7 +3,6 @@ import HubGeoDatabase
 import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// Reverse geocoding against one Nominatim server over ``CurlClient`` (libcurl): one connection,
 /// one request at a time, each starting at least ``NominatimConfiguration/minimumInterval``

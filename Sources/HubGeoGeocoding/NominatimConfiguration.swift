@@ -3,7 +3,6 @@ import HubGeoDatabase
 import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// Where and how hubgeo asks Nominatim: endpoint, identification, pace, zoom and retries.
 ///

@@ -3,7 +3,6 @@ import HubGeoDatabase
 import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// What one Nominatim reverse lookup says about a point, in one language.
 public struct ReverseGeocodeResult: Sendable, Equatable {

@@ -1,6 +1,5 @@
 import HubGeoDatabase
 import HubGeoGeocoding
-import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
 import HubGeoReader

@@ -1,7 +1,6 @@
 import Foundation
 import HubGeoDatabase
 import HubGeoGeocoding
-import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
 import HubGeoReader

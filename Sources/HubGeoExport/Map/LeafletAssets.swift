@@ -2,7 +2,6 @@ import Foundation
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// Leaflet and Leaflet.markercluster as Debian installs them (`libjs-leaflet`,
 /// `libjs-leaflet.markercluster`), with their copyright files, read to be inlined into the page.

@@ -1,7 +1,6 @@
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// GeoJSON collections for the map page and the server, written by ``GeoJSONWriter``: the same
 /// shape and order as `hubgeo export geojson` (clubs, then museums, by id within a type).

@@ -2,7 +2,6 @@ import Foundation
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// The map page: one HTML file with Leaflet, its marker-cluster plugin, the world outline and
 /// (for `hubgeo map`) the data inlined, so that it opens with no network.

@@ -1,7 +1,6 @@
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 /// The map page's own script (plain ES5 with a few ES2015 string functions; no libraries but Leaflet).
 ///
 /// - Markers: clubs (blue circles) and museums (red squares) in a marker-cluster group, fitted on open.

@@ -1,7 +1,6 @@
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 /// The offline base layer of the map page: the world's countries at 1:110m.
 ///
 /// Natural Earth 1:110m Admin 0 countries, as the PyPI package geopandas 0.14.4 ships it
