@@ -9,12 +9,12 @@ RUNTIME_DEBS := libspatialite-dev libsqlite3-dev libsqlite3-mod-spatialite libcu
                 libjs-leaflet libjs-leaflet.markercluster
 # What the tests need besides: python3 (loopback HTTP servers; pip fetches the KML schema),
 # GDAL and xmllint (export checks), the sqlite3 shell (foreign databases), GNU time (peak memory of an export), headless Chromium driven by
-# Selenium with Pillow for the screenshots (the map page tests).
-TEST_DEBS    := python3 python3-pip gdal-bin libxml2-utils time sqlite3 chromium chromium-driver python3-selenium python3-pil
+# Selenium with Pillow for the screenshots (the map page tests), python3-venv for the Python tools below.
+TEST_DEBS    := python3 python3-pip python3-venv gdal-bin libxml2-utils time sqlite3 chromium chromium-driver python3-selenium python3-pil
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps bench-deps dist-deps kml-schema build run test test-integration nominatim-start \
+.PHONY: all deps test-deps bench-deps dist-deps kml-schema python-tools build run test test-integration nominatim-start \
 	nominatim-stop nominatim-status nominatim-clean fuzz bench release manual-tool install uninstall dist dist-test \
 	clean
 
@@ -46,7 +46,20 @@ run: build
 kml-schema: test-deps
 	@python3 scripts/fetch-kml-schema.py .build/kml-schema
 
-test: test-deps kml-schema
+# The Python tools the tests run, pinned, in a virtual environment under .build (installed once, again when
+# the pins change): jsonschema and check-jsonschema (scripts/check-schemas.py, the example workflow's
+# GitHub schema), Microsoft's sarif-tools (`sarif summary`, `sarif ls`), and the SARIF 2.1.0 schema.
+PYTHON_TOOLS    := .build/python-tools
+PYTHON_PACKAGES := jsonschema==4.26.0 check-jsonschema==0.39.0 sarif-tools==3.0.5
+python-tools: test-deps
+	@if [ "$$(cat $(PYTHON_TOOLS)/.packages 2>/dev/null)" != "$(PYTHON_PACKAGES)" ]; then \
+		rm -rf $(PYTHON_TOOLS) && python3 -m venv $(PYTHON_TOOLS) && \
+		$(PYTHON_TOOLS)/bin/pip install --quiet --disable-pip-version-check $(PYTHON_PACKAGES) && \
+		echo "$(PYTHON_PACKAGES)" > $(PYTHON_TOOLS)/.packages; \
+	fi
+	@python3 scripts/fetch-sarif-schema.py .build/sarif-schema
+
+test: test-deps kml-schema python-tools
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip HubGeoIntegrationTests
 

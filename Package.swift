@@ -65,10 +65,11 @@ let package = Package(
         .target(
             name: "HubGeoExport",
             dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoClusters"]),
-        // `hubgeo validate`: the checks of a tree, its schema, its towns.
+        // `hubgeo validate`: the checks of a tree, its schema, its towns; the JSON Schemas of docs/schemas/.
         .target(
             name: "HubGeoValidation",
-            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoReader", "HubGeoDatabase", "HubGeoGeocoding"]),
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoReader", "HubGeoDatabase", "HubGeoGeocoding"],
+            plugins: ["EmbedDataPlugin"]),
         // The library's one import: re-exports every target above.
         .target(
             name: "HubGeo",

@@ -39,7 +39,7 @@ public struct ImportSummary: Sendable {
     }
 
     /// What the rename check needs of an organization.
-    struct Place {
+    package struct Place {
         var identity: OrganizationIdentity
         var nickName: String
         var coordinates: GeoPoint
@@ -50,9 +50,35 @@ public struct ImportSummary: Sendable {
             self.coordinates = coordinates
         }
 
-        init(_ organization: Organization) {
+        package init(_ organization: Organization) {
             self.init(identity: organization.identity, nickName: organization.nickName, coordinates: organization.coordinates)
         }
+    }
+
+    /// Each added organization with the same full name or nickname as a removed one, within
+    /// ``renameDistanceMeters`` (the geodesic distance on WGS84, ``Geodesic``): the import's
+    /// probable renames, and `hubgeo diff`'s.
+    package static func probableRenames(added: [Place], removed: [Place]) -> [ProbableRename] {
+        guard !added.isEmpty, !removed.isEmpty else { return [] }
+        var byName: [String: [Int]] = [:]
+        for (position, place) in removed.enumerated() {
+            byName["f:" + place.identity.fullName, default: []].append(position)
+            byName["n:" + place.nickName, default: []].append(position)
+        }
+        var renames: [ProbableRename] = []
+        for place in added {
+            let candidates = (byName["f:" + place.identity.fullName] ?? []) + (byName["n:" + place.nickName] ?? [])
+            var best: ProbableRename?
+            for position in Set(candidates) {
+                let old = removed[position]
+                let meters = Geodesic.distance(old.coordinates, place.coordinates)
+                guard meters <= renameDistanceMeters, meters < best?.distanceMeters ?? .infinity else { continue }
+                best = ProbableRename(removed: old.identity, added: place.identity,
+                                      sameFullName: old.identity.fullName == place.identity.fullName, distanceMeters: meters)
+            }
+            if let best { renames.append(best) }
+        }
+        return renames.sorted { ($0.added, $0.removed) < ($1.added, $1.removed) }
     }
 
     mutating func noteAdded(_ identity: OrganizationIdentity) {

@@ -32,6 +32,8 @@ public struct Importer: Sendable {
     public let reader: DocumentReader
     /// The document cache's reader, when remote documents go through it.
     public let remote: CachedRemoteReader?
+    /// Follow include URLs as written (``Level1TreeWalker/followsIncludeURLs``).
+    public var followsIncludeURLs = false
 
     public init(reader: DocumentReader) {
         self.reader = reader
@@ -97,7 +99,7 @@ public struct Importer: Sendable {
         report.summary = try store.importOrganizations(source: root.description, now: now) { add, documentCache in
             // Remote documents go through the cache in this import's transaction.
             let session = try remote?.session(cache: documentCache, now: now)
-            let loader = HubLoader(reader: session?.reader ?? reader)
+            let loader = HubLoader(reader: session?.reader ?? reader, followsIncludeURLs: followsIncludeURLs)
             report.loaded = try loader.load(root: root, level2Files: level2Files) { organization in
                 try Interruption.check()
                 report.count(organization)

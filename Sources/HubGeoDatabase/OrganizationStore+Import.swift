@@ -138,27 +138,7 @@ extension OrganizationStore {
         /// Each added organization with the same full name or nickname as a removed one, within
         /// ``ImportSummary/renameDistanceMeters`` (the geodesic distance on WGS84, ``Geodesic``).
         func probableRenames() -> [ImportSummary.ProbableRename] {
-            guard !added.isEmpty, !removed.isEmpty else { return [] }
-            var byName: [String: [Int]] = [:]
-            for (position, place) in removed.enumerated() {
-                byName["f:" + place.identity.fullName, default: []].append(position)
-                byName["n:" + place.nickName, default: []].append(position)
-            }
-            var renames: [ImportSummary.ProbableRename] = []
-            for place in added {
-                let candidates = (byName["f:" + place.identity.fullName] ?? []) + (byName["n:" + place.nickName] ?? [])
-                var best: ImportSummary.ProbableRename?
-                for position in Set(candidates) {
-                    let old = removed[position]
-                    let meters = Geodesic.distance(old.coordinates, place.coordinates)
-                    guard meters <= ImportSummary.renameDistanceMeters, meters < best?.distanceMeters ?? .infinity else { continue }
-                    best = ImportSummary.ProbableRename(removed: old.identity, added: place.identity,
-                                                        sameFullName: old.identity.fullName == place.identity.fullName,
-                                                        distanceMeters: meters)
-                }
-                if let best { renames.append(best) }
-            }
-            return renames.sorted { ($0.added, $0.removed) < ($1.added, $1.removed) }
+            ImportSummary.probableRenames(added: added, removed: removed)
         }
     }
 

@@ -13,20 +13,23 @@ package struct JSONCursor {
         self.line = line
     }
 
-    /// A problem with one record: where it is and why.
+    /// A problem with one record: where it is, why, and the id of its kind (a `DiagnosticRule`
+    /// id: "wrong-type", "missing-key", "empty-value", "control-character-in-name", ...).
     package struct Problem: Error {
         package var path: String
         package var line: Int?
         package var message: String
+        package var rule: String
 
-        package init(path: String, line: Int?, message: String) {
+        package init(path: String, line: Int?, message: String, rule: String) {
             self.path = path
             self.line = line
             self.message = message
+            self.rule = rule
         }
     }
 
-    package func problem(_ message: String) -> Problem { Problem(path: path, line: line, message: message) }
+    package func problem(_ message: String, rule: String) -> Problem { Problem(path: path, line: line, message: message, rule: rule) }
 
     package func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
@@ -40,34 +43,34 @@ package struct JSONCursor {
 
     /// The members of an object (an error for any other kind of value).
     package func objectMembers() throws(Problem) -> [JSONMember] {
-        guard case .object(let members) = value else { throw problem("expected an object, found \(value.kindDescription)") }
+        guard case .object(let members) = value else { throw problem("expected an object, found \(value.kindDescription)", rule: "wrong-type") }
         return members
     }
 
     /// The elements of an array, each with its path.
     package func elements() throws(Problem) -> [JSONCursor] {
-        guard case .array(let values) = value else { throw problem("expected an array, found \(value.kindDescription)") }
+        guard case .array(let values) = value else { throw problem("expected an array, found \(value.kindDescription)", rule: "wrong-type") }
         return values.enumerated().map { JSONCursor($0.element, path: "\(path)[\($0.offset)]", line: line) }
     }
 
     package func requiredMember(_ key: String) throws(Problem) -> JSONCursor {
         _ = try objectMembers()
-        guard let member = member(key) else { throw JSONCursor(value, path: childPath(key), line: line).problem("required key \"\(key)\" is missing") }
+        guard let member = member(key) else { throw JSONCursor(value, path: childPath(key), line: line).problem("required key \"\(key)\" is missing", rule: "missing-key") }
         return member
     }
 
     package func string() throws(Problem) -> String {
-        guard case .string(let string) = value else { throw problem("expected a string, found \(value.kindDescription)") }
+        guard case .string(let string) = value else { throw problem("expected a string, found \(value.kindDescription)", rule: "wrong-type") }
         return string
     }
 
     package func number() throws(Problem) -> Double {
-        guard case .number(let number) = value else { throw problem("expected a number, found \(value.kindDescription)\(Self.quotedHint(value))") }
+        guard case .number(let number) = value else { throw problem("expected a number, found \(value.kindDescription)\(Self.quotedHint(value))", rule: "wrong-type") }
         return number
     }
 
     package func bool() throws(Problem) -> Bool {
-        guard case .bool(let bool) = value else { throw problem("expected true or false, found \(value.kindDescription)\(Self.quotedHint(value))") }
+        guard case .bool(let bool) = value else { throw problem("expected true or false, found \(value.kindDescription)\(Self.quotedHint(value))", rule: "wrong-type") }
         return bool
     }
 
@@ -87,7 +90,7 @@ package struct JSONCursor {
         let string = try member.string()
         // Blank means only spaces and tabs (CharacterSet.whitespaces), checked without Foundation's bridging.
         guard !string.unicodeScalars.allSatisfy({ $0 == "\t" || $0.properties.generalCategory == .spaceSeparator })
-        else { throw member.problem("is empty") }
+        else { throw member.problem("is empty", rule: "empty-value") }
         return string
     }
 
@@ -99,7 +102,7 @@ package struct JSONCursor {
         if let control = string.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
             let code = String(control.value, radix: 16, uppercase: true)
             throw try requiredMember(key).problem(
-                "holds the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code); names may not hold control characters")
+                "holds the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code); names may not hold control characters", rule: "control-character-in-name")
         }
         return string
     }
@@ -115,7 +118,7 @@ package struct JSONCursor {
     package func optionalInteger(_ key: String) throws(Problem) -> Int? {
         guard let member = member(key) else { return nil }
         let number = try member.number()
-        guard number.rounded() == number, abs(number) < 1e15 else { throw member.problem("expected a whole number, found \(number)") }
+        guard number.rounded() == number, abs(number) < 1e15 else { throw member.problem("expected a whole number, found \(number)", rule: "wrong-type") }
         return Int(number)
     }
 

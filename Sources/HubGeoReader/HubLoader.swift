@@ -13,16 +13,19 @@ import HubGeoModel
 /// organization, remark or member is skipped with a warning that names the file and JSON path.
 public struct HubLoader: Sendable {
     private let reader: DocumentReader
+    /// Follow include URLs as written (``Level1TreeWalker/followsIncludeURLs``).
+    public var followsIncludeURLs = false
 
-    public init(reader: DocumentReader) {
+    public init(reader: DocumentReader, followsIncludeURLs: Bool = false) {
         self.reader = reader
+        self.followsIncludeURLs = followsIncludeURLs
     }
 
     /// Loads the tree that starts at `root` (a Level 1 file, a folder holding
     /// `root_.level1.json` or `root.level1.json`, or a URL), plus `level2Files` given explicitly.
     public func load(root: DocumentLocation, level2Files explicitLevel2: [DocumentLocation] = []) throws -> HubData {
         var collector = Collector()
-        let walk = try Level1TreeWalker(reader: reader).walk(root: root, visitor: &collector)
+        let walk = try Level1TreeWalker(reader: reader, followsIncludeURLs: followsIncludeURLs).walk(root: root, visitor: &collector)
         if let empty = walk.emptinessError(diagnostics: collector.diagnostics.sorted()) { throw empty }
         var level2 = Level2Resolver(reader: reader)
         return try level2.resolve(collector.organizations, walk: walk, diagnostics: collector.diagnostics,
@@ -40,7 +43,7 @@ public struct HubLoader: Sendable {
         try withoutActuallyEscaping(each) { each in
             var streamer = Streamer(reader: reader, level2: Level2Resolver(reader: reader), each: each)
             for location in explicitLevel2 { streamer.level2.readAhead(location) }
-            let walk = try Level1TreeWalker(reader: reader).walk(root: root, visitor: &streamer)
+            let walk = try Level1TreeWalker(reader: reader, followsIncludeURLs: followsIncludeURLs).walk(root: root, visitor: &streamer)
             if let empty = walk.emptinessError(diagnostics: streamer.diagnostics.sorted()) { throw empty }
             let data = try streamer.level2.resolve(streamer.heldBack, walk: walk, diagnostics: streamer.diagnostics,
                                                    declaredIn: streamer.declaringFile, explicit: explicitLevel2)

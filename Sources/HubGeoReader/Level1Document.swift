@@ -56,7 +56,8 @@ package struct Level1Document {
             }
             for (index, value) in values.enumerated() {
                 let path = "\(includes.path)[\(index)]"
-                guard case .string(let reference) = value, !reference.isEmpty else {
+                // An empty string is the walker's to report (it names no NAME.level1.json file).
+                guard case .string(let reference) = value else {
                     throw .invalidDocument(file: file, jsonPath: path, reason: "expected a URL string, found \(value.kindDescription)")
                 }
                 result.append(Include(reference: reference, jsonPath: path, line: includes.line))
@@ -71,13 +72,23 @@ package struct Level1Document {
         let location = EntryLocation(jsonPath: entry.path, line: entry.firstMemberLine)
         do throws(JSONCursor.Problem) {
             let (record, warnings) = try OrganizationRecord.read(entry)
-            diagnostics += warnings.map { Diagnostic(severity: skipSeverity, file: file, jsonPath: $0.path, line: $0.line, message: $0.message) }
+            diagnostics += warnings.map { $0.diagnostic(severity: skipSeverity, file: file) }
             return (record.organization(type: type, source: file), location)
         } catch {
-            diagnostics.append(Diagnostic(severity: skipSeverity, file: file, jsonPath: error.path, line: error.line ?? entry.firstMemberLine,
+            diagnostics.append(Diagnostic(severity: skipSeverity, rule: error.diagnosticRule, file: file, jsonPath: error.path,
+                                          line: error.line ?? entry.firstMemberLine,
                                           message: "\(error.message); \(type.rawValue) at \(entry.path) skipped"))
             return (nil, location)
         }
+    }
+}
+
+extension JSONCursor.Problem {
+    /// The rule of the problem's kind (a wrong type when the id is unknown).
+    package var diagnosticRule: DiagnosticRule { DiagnosticRule(rawValue: rule) ?? .wrongType }
+
+    package func diagnostic(severity: Diagnostic.Severity, file: String) -> Diagnostic {
+        Diagnostic(severity: severity, rule: diagnosticRule, file: file, jsonPath: path, line: line, message: message)
     }
 }
 

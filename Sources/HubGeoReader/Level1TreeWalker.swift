@@ -9,16 +9,24 @@ import HubGeoModel
 /// per organization but a compact note of where it was declared (to report a second
 /// declaration), so any number of organizations can stream through it.
 ///
-/// Rules: includes are followed depth first, each document once; an include cycle, a missing
-/// include and (in a remote tree) an include that leaves the server's tree are problems; the
-/// first declaration of an identity is kept and a later one is reported. Records are decoded
+/// Rules: includes are followed depth first, each document once. As the app reads them, only an
+/// include's last path component counts, `NAME.level1.json`, read from the including file's own
+/// folder (or URL prefix): a remote tree never makes hubgeo fetch another host. An include of any
+/// other name is skipped with a warning (the app skips it too). An include cycle and a missing
+/// include are problems; the first declaration of an identity is kept and a later one is reported. Records are decoded
 /// straight from the bytes (``Level1Stream``); a document the streaming reader cannot vouch for
 /// is parsed whole (``Level1Document``), with the same results.
 public struct Level1TreeWalker: Sendable {
     public let reader: DocumentReader
 
-    public init(reader: DocumentReader) {
+    /// Follow each include's URL as written (relative ones against the including file), as app
+    /// versions from 3.1.0 on do, instead of its name in the including file's folder. In a remote
+    /// tree an include that would leave http(s) or climb above the server's root is then refused.
+    public var followsIncludeURLs = false
+
+    public init(reader: DocumentReader, followsIncludeURLs: Bool = false) {
         self.reader = reader
+        self.followsIncludeURLs = followsIncludeURLs
     }
 
     /// Walks the tree that starts at `root` (a Level 1 file, a folder holding
@@ -44,9 +52,12 @@ public struct Level1TreeWalker: Sendable {
             switch step(include, from: location, chain: chain, state: state) {
             case .skip:
                 continue
+            case .unusable(let message):
+                try visitor.diagnostic(Diagnostic(severity: .warning, rule: .includeName, file: location.description,
+                                                  jsonPath: include.jsonPath, line: include.line, message: message))
             case .refuse(let error, let message):
-                try visitor.problem(error, diagnostic: Diagnostic(severity: .error, file: location.description, jsonPath: include.jsonPath,
-                                                                  line: include.line, message: message),
+                try visitor.problem(error, diagnostic: Diagnostic(severity: .error, rule: error.diagnostic.rule, file: location.description,
+                                                                  jsonPath: include.jsonPath, line: include.line, message: message),
                                     discarding: nil)
             case .follow(let target):
                 let missing = LoadError.missingInclude(include: target.description, includedFrom: location.description,
@@ -118,17 +129,28 @@ public struct Level1TreeWalker: Sendable {
         case follow(DocumentLocation)
         /// Reached before through another include.
         case skip
+        /// Not a `NAME.level1.json` file: skipped, as the app skips it.
+        case unusable(message: String)
         /// A problem at the include: refused (remote), a cycle, too deep.
         case refuse(LoadError, message: String)
     }
 
     private func step(_ include: Level1Document.Include, from location: DocumentLocation, chain: [OpenDocument],
                       state: WalkState) -> Step {
-        // A remote tree may point to http(s) documents only: never a local file, never above the server's root.
-        if case .remote(let base) = location, let refusal = RemoteReference.refusal(include.reference, from: base) {
-            return .refuse(.invalidDocument(file: location.description, jsonPath: include.jsonPath, reason: refusal), message: refusal)
+        guard let name = DocumentLocation.level1IncludeName(include.reference) else {
+            return .unusable(message: "include \"\(include.reference)\" does not name a NAME.level1.json file; it is skipped, as the app skips it")
         }
-        let target = location.resolvingInclude(include.reference)
+        let target: DocumentLocation
+        if followsIncludeURLs {
+            // A remote tree may point to http(s) documents only: never a local file, never above the server's root.
+            if case .remote(let base) = location, let refusal = RemoteReference.refusal(include.reference, from: base) {
+                return .refuse(.invalidDocument(file: location.description, jsonPath: include.jsonPath, reason: refusal,
+                                                rule: .includeRefused), message: refusal)
+            }
+            target = location.resolvingInclude(include.reference)
+        } else {
+            target = location.sibling(named: "\(name).level1.json")
+        }
         if let start = state.onChain[target] {
             let cycle = LoadError.includeCycle(chain: (chain[start...].map(\.location) + [target]).map(\.description))
             return .refuse(cycle, message: cycle.localizedDescription)
@@ -183,7 +205,7 @@ public struct Level1TreeWalker: Sendable {
             for hash in state.declaredByCurrent { state.firstPlaces[hash] = nil }
             state.organizationCount -= state.declaredByCurrent.count
             let diagnostic = (error as? LoadError)?.diagnostic
-                ?? Diagnostic(severity: .error, file: "", jsonPath: "", message: error.localizedDescription)
+                ?? Diagnostic(severity: .error, rule: .unreadableFile, file: location.description, jsonPath: "", message: error.localizedDescription)
             try visitor.problem(error, diagnostic: diagnostic, discarding: location)
             return nil
         }
@@ -200,7 +222,7 @@ public struct Level1TreeWalker: Sendable {
         if let first = state.firstPlaces[hash] {
             let firstPlace = "\(state.files[Int(first.file)].description)\(first.line > 0 ? ":\(first.line)" : ""): \(first.jsonPath)"
             diagnostics.append(Diagnostic(
-                severity: .warning, file: location.description, jsonPath: entry.jsonPath, line: entry.line,
+                severity: .warning, rule: .duplicateIdentity, file: location.description, jsonPath: entry.jsonPath, line: entry.line,
                 message: "\(organization.type.rawValue) \(organization.identity) is declared again; the first declaration (\(firstPlace)) is kept"))
             return
         }

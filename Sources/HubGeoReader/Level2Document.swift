@@ -17,9 +17,9 @@ package struct Level2Document {
         do throws(JSONCursor.Problem) {
             let (club, warnings) = try OrganizationRecord.read(try root.requiredMember("club"))
             self.club = club
-            diagnostics += warnings.map { Diagnostic(severity: skipSeverity, file: file, jsonPath: $0.path, line: $0.line, message: $0.message) }
+            diagnostics += warnings.map { $0.diagnostic(severity: skipSeverity, file: file) }
         } catch {
-            throw .invalidDocument(file: file, jsonPath: error.path, reason: error.message)
+            throw .invalidDocument(file: file, jsonPath: error.path, reason: error.message, rule: error.diagnosticRule)
         }
         guard let members = root.member("members") else { return }
         guard case .array = members.value else {
@@ -29,7 +29,8 @@ package struct Level2Document {
             do throws(JSONCursor.Problem) {
                 self.members.append(try Self.readMember(entry))
             } catch {
-                diagnostics.append(Diagnostic(severity: skipSeverity, file: file, jsonPath: error.path, line: error.line ?? entry.firstMemberLine,
+                diagnostics.append(Diagnostic(severity: skipSeverity, rule: error.diagnosticRule, file: file, jsonPath: error.path,
+                                              line: error.line ?? entry.firstMemberLine,
                                               message: "\(error.message); member skipped"))
             }
         }

@@ -17,7 +17,7 @@ package struct Level2Resolver {
     /// The Level 2 files read (merged, ignored or orphans).
     package var consumed: Set<DocumentLocation> = []
     /// Level 2 files read ahead of the merge (``readAhead(_:)``), parsed, by location.
-    private var parsed: [DocumentLocation: JSONValue] = [:]
+    private var parsed: [DocumentLocation: (json: JSONValue, data: Data)] = [:]
     private var readAheadFiles: Set<DocumentLocation> = []
     /// The clubs that the files read ahead name, as ``normalized(_:)``.
     private(set) var namedClubs: Set<String> = []
@@ -33,7 +33,7 @@ package struct Level2Resolver {
         guard readAheadFiles.insert(location).inserted else { return }
         guard let data = try? reader.read(location), let json = try? JSONParser.parseDocument(data, file: location.description)
         else { return }
-        parsed[location] = json
+        parsed[location] = (json, data)
         guard let document = try? Level2Document(json: json, file: location.description) else { return }
         namedClubs.insert(Self.normalized(document.club.identity))
     }
@@ -47,11 +47,11 @@ package struct Level2Resolver {
     /// file that declares it (`declaredIn`), then the files given explicitly, then the other Level 2
     /// files lying next to `level1Locations` (orphans unless they name a club).
     /// `problem`: called with each file that cannot be read or parsed (throw to stop);
-    /// `parsedDocument`: each Level 2 document parsed.
+    /// `parsedDocument`: each Level 2 document parsed, with its bytes.
     package mutating func merge(into data: inout HubData, level1Locations: [DocumentLocation], explicit: [DocumentLocation],
                         declaredIn: [OrganizationIdentity: DocumentLocation],
                         problem: (Error) throws -> Void = { throw $0 },
-                        parsedDocument: (DocumentLocation, JSONValue) -> Void = { _, _ in }) throws {
+                        parsedDocument: (DocumentLocation, JSONValue, Data) -> Void = { _, _, _ in }) throws {
         for (position, organization) in data.organizations.enumerated() { index[organization.identity] = position }
 
         for organization in data.organizations where organization.type == .club {
@@ -75,30 +75,31 @@ package struct Level2Resolver {
     /// Merges one Level 2 file into the club it names. `expected` is the club whose nickName
     /// led to the file (nil for files given explicitly or found lying around).
     private mutating func apply(_ location: DocumentLocation, expected: OrganizationIdentity?, to data: inout HubData,
-                                problem: (Error) throws -> Void, parsedDocument: (DocumentLocation, JSONValue) -> Void) throws {
+                                problem: (Error) throws -> Void, parsedDocument: (DocumentLocation, JSONValue, Data) -> Void) throws {
         let skipSeverity = Diagnostic.Severity.warning
         let json: JSONValue
+        let bytes: Data
         do {
             guard let found = try parsed.removeValue(forKey: location) ?? parseIfPresent(location) else {
                 if expected == nil { throw LoadError.unreadable(file: location.description, reason: "no such file") }
                 return
             }
-            json = found
+            (json, bytes) = found
         } catch {
             try problem(error)
             consumed.insert(location)
             data.diagnostics.append((error as? LoadError)?.diagnostic
-                ?? Diagnostic(severity: .error, file: location.description, jsonPath: "", message: error.localizedDescription))
+                ?? Diagnostic(severity: .error, rule: .unreadableFile, file: location.description, jsonPath: "", message: error.localizedDescription))
             return
         }
         consumed.insert(location)
-        parsedDocument(location, json)
+        parsedDocument(location, json, bytes)
         let document: Level2Document
         do {
             document = try Level2Document(json: json, file: location.description, skipSeverity: skipSeverity)
         } catch {
-            guard case .invalidDocument(let file, let path, let reason) = error else { throw error }
-            data.diagnostics.append(Diagnostic(severity: skipSeverity, file: file, jsonPath: path,
+            guard case .invalidDocument(let file, let path, let reason, let rule) = error else { throw error }
+            data.diagnostics.append(Diagnostic(severity: skipSeverity, rule: rule, file: file, jsonPath: path,
                                                message: "\(reason); Level 2 file ignored"))
             return
         }
@@ -106,13 +107,14 @@ package struct Level2Resolver {
         let identity = document.club.identity
         guard let position = index[identity], data.organizations[position].type == .club else {
             data.orphanLevel2Files.append(location.description)
-            data.diagnostics.append(Diagnostic(severity: skipSeverity, file: location.description, jsonPath: "club.idPlus",
+            data.diagnostics.append(Diagnostic(severity: skipSeverity, rule: expected == nil ? .orphanLevel2 : .level2Mismatch,
+                                               file: location.description, jsonPath: "club.idPlus",
                                                message: orphanMessage(identity, expected: expected, known: index.keys)))
             return
         }
         guard !data.organizations[position].hasLevel2 else {
             data.diagnostics.append(Diagnostic(
-                severity: skipSeverity, file: location.description, jsonPath: "club.idPlus",
+                severity: skipSeverity, rule: .level2Duplicate, file: location.description, jsonPath: "club.idPlus",
                 message: "club \(identity) already has Level 2 data from \(data.organizations[position].level2Source ?? "?"); file ignored"))
             return
         }
@@ -137,9 +139,9 @@ package struct Level2Resolver {
         (identity.town + "|" + identity.fullName).lowercased().filter { !$0.isWhitespace }
     }
 
-    private func parseIfPresent(_ location: DocumentLocation) throws -> JSONValue? {
+    private func parseIfPresent(_ location: DocumentLocation) throws -> (json: JSONValue, data: Data)? {
         guard let data = try reader.read(location) else { return nil }
-        return try JSONParser.parseDocument(data, file: location.description)
+        return (try JSONParser.parseDocument(data, file: location.description), data)
     }
 
 }

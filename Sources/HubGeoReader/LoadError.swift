@@ -8,7 +8,7 @@ import HubGeoModel
 public enum LoadError: LocalizedError, Equatable, Sendable {
     case unreadable(file: String, reason: String)
     case malformedJSON(file: String, line: Int, column: Int, reason: String)
-    case invalidDocument(file: String, jsonPath: String, reason: String)
+    case invalidDocument(file: String, jsonPath: String, reason: String, rule: DiagnosticRule = .wrongType)
     case includeCycle(chain: [String])
     case missingInclude(include: String, includedFrom: String, jsonPath: String)
     /// Following `include` would make the include chain that starts at `root` longer than `limit` documents.
@@ -23,7 +23,7 @@ public enum LoadError: LocalizedError, Equatable, Sendable {
             "\(file): cannot read: \(reason)"
         case .malformedJSON(let file, let line, let column, let reason):
             "\(file):\(line):\(column): malformed JSON: \(reason)"
-        case .invalidDocument(let file, let jsonPath, let reason):
+        case .invalidDocument(let file, let jsonPath, let reason, _):
             "\(file): \(jsonPath.isEmpty ? "" : jsonPath + ": ")\(reason)"
         case .includeCycle(let chain):
             "include cycle: \(chain.joined(separator: " -> "))"
@@ -47,28 +47,28 @@ public enum LoadError: LocalizedError, Equatable, Sendable {
     public var diagnostic: Diagnostic {
         switch self {
         case .unreadable(let file, let reason):
-            Diagnostic(severity: .error, file: file, jsonPath: "", message: "cannot read: \(reason)")
+            Diagnostic(severity: .error, rule: .unreadableFile, file: file, jsonPath: "", message: "cannot read: \(reason)")
         case .malformedJSON(let file, let line, let column, let reason):
-            Diagnostic(severity: .error, file: file, jsonPath: "", line: line, message: "malformed JSON (column \(column)): \(reason)")
-        case .invalidDocument(let file, let jsonPath, let reason):
-            Diagnostic(severity: .error, file: file, jsonPath: jsonPath, message: reason)
+            Diagnostic(severity: .error, rule: .jsonSyntax, file: file, jsonPath: "", line: line, column: column, message: "malformed JSON (column \(column)): \(reason)")
+        case .invalidDocument(let file, let jsonPath, let reason, let rule):
+            Diagnostic(severity: .error, rule: rule, file: file, jsonPath: jsonPath, message: reason)
         case .includeCycle(let chain):
-            Diagnostic(severity: .error, file: chain.dropLast().last ?? "", jsonPath: "", message: "include cycle: \(chain.joined(separator: " -> "))")
+            Diagnostic(severity: .error, rule: .includeCycle, file: chain.dropLast().last ?? "", jsonPath: "", message: "include cycle: \(chain.joined(separator: " -> "))")
         case .missingInclude(let include, let includedFrom, let jsonPath):
-            Diagnostic(severity: .error, file: includedFrom, jsonPath: jsonPath, message: "included file \(include) does not exist")
+            Diagnostic(severity: .error, rule: .includeMissing, file: includedFrom, jsonPath: jsonPath, message: "included file \(include) does not exist")
         case .includeTooDeep(let root, let limit, let include, let includedFrom, let jsonPath):
-            Diagnostic(severity: .error, file: includedFrom, jsonPath: jsonPath,
+            Diagnostic(severity: .error, rule: .includeTooDeep, file: includedFrom, jsonPath: jsonPath,
                        message: Self.tooDeepMessage(root: root, limit: limit, include: include))
         case .noOrganizations(let root):
-            Diagnostic(severity: .error, file: root, jsonPath: "", message: "no clubs or museums found in the include tree")
+            Diagnostic(severity: .error, rule: .noOrganizations, file: root, jsonPath: "", message: "no clubs or museums found in the include tree")
         case .noUsableOrganizations(let root, let problems):
-            Diagnostic(severity: .error, file: root, jsonPath: "", message: "no usable club or museum in the include tree (\(problems.count) problems)")
+            Diagnostic(severity: .error, rule: .noOrganizations, file: root, jsonPath: "", message: "no usable club or museum in the include tree (\(problems.count) problems)")
         }
     }
 }
 
 /// Which level of the Photo Club Hub data a file holds.
-package enum DocumentKind: String, Sendable, Codable, CaseIterable {
+public enum DocumentKind: String, Sendable, Codable, CaseIterable {
     /// Shared lists: expertises and languages (`*.level0.json`).
     case level0
     /// Organizations and includes (`*.level1.json`).

@@ -42,12 +42,12 @@ package struct OrganizationRecord {
                     let language = try element.requiredString("language").uppercased()
                     let value = try element.requiredString("value")
                     if record.remarks.contains(where: { $0.language == language }) {
-                        warnings.append(element.problem("a second remark in language \(language) is ignored"))
+                        warnings.append(element.problem("a second remark in language \(language) is ignored", rule: "duplicate-remark-language"))
                     } else {
                         record.remarks.append(LocalizedRemark(language: language, value: value))
                     }
                 } catch {
-                    warnings.append(JSONCursor.Problem(path: error.path, line: error.line, message: "\(error.message); remark ignored"))
+                    warnings.append(JSONCursor.Problem(path: error.path, line: error.line, message: "\(error.message); remark ignored", rule: error.rule))
                 }
             }
             record.remarks.sort { $0.language < $1.language }
@@ -61,10 +61,10 @@ package struct OrganizationRecord {
         let latitude = try latitudeCursor.number()
         let longitude = try longitudeCursor.number()
         guard (-90...90).contains(latitude) else {
-            throw latitudeCursor.problem("latitude \(latitude) is outside [-90, 90]")
+            throw latitudeCursor.problem("latitude \(latitude) is outside [-90, 90]", rule: "coordinates-out-of-range")
         }
         guard (-180...180).contains(longitude) else {
-            throw longitudeCursor.problem("longitude \(longitude) is outside [-180, 180]")
+            throw longitudeCursor.problem("longitude \(longitude) is outside [-180, 180]", rule: "coordinates-out-of-range")
         }
         return GeoPoint(latitude: latitude, longitude: longitude)
     }

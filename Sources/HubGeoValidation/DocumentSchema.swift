@@ -13,6 +13,8 @@ indirect enum DocumentSchema: Sendable {
         /// An `idPlus` name: a control character in it is the importer's error, not a warning here.
         case name
         case url
+        /// An entry of `level1URLIncludes`: the tree walk and ``IncludeCheck`` judge it.
+        case include
         case language
         case expertise
     }
@@ -48,7 +50,7 @@ indirect enum DocumentSchema: Sendable {
 
     static let level1: DocumentSchema = .object([
         "level1Header": .object([
-            "level1URL": .string(.url), "level1URLIncludes": .array(.string(.url)), "maintainerEmail": .string(.plain),
+            "level1URL": .string(.url), "level1URLIncludes": .array(.string(.include)), "maintainerEmail": .string(.plain),
         ]),
         "clubs": .array(organization),
         "museums": .array(organization),
@@ -77,7 +79,7 @@ indirect enum DocumentSchema: Sendable {
             "idString": .string(.plain), "name": localizedStrings,
             "optional": .object(["usage": localizedStrings, "dateAdded": .string(.plain)]),
         ])),
-        "languages": .array(.object(["isoCode": .string(.plain), "languageNameEN": .string(.plain)])),
+        "languages": .array(.object(["isoCode": .string(.plain), "languageNameEN": .string(.plain), "isSupported": .bool])),
     ])
 
     static func of(_ kind: DocumentKind) -> DocumentSchema {

@@ -22,8 +22,8 @@ struct SchemaWalker {
         self.isLevel0 = isLevel0
     }
 
-    private mutating func report(_ severity: Diagnostic.Severity, _ path: String, _ line: Int?, _ message: String) {
-        diagnostics.append(Diagnostic(severity: severity, file: file, jsonPath: path, line: line, message: message))
+    private mutating func report(_ severity: Diagnostic.Severity, _ rule: DiagnosticRule, _ path: String, _ line: Int?, _ message: String) {
+        diagnostics.append(Diagnostic(severity: severity, rule: rule, file: file, jsonPath: path, line: line, message: message))
     }
 
     private static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
@@ -36,12 +36,14 @@ struct SchemaWalker {
             for member in members {
                 let memberPath = Self.join(path, member.key)
                 if let earlier = firstLine[member.key] {
-                    report(.warning, memberPath, member.line, "duplicate key \"\(member.key)\" (first on line \(earlier)); the last one counts")
+                    report(.warning, .duplicateKey, memberPath, member.line, "duplicate key \"\(member.key)\" (first on line \(earlier)); the last one counts")
                 } else {
                     firstLine[member.key] = member.line
                 }
+                // "$schema" names the file's JSON Schema for an editor; the app ignores it, as any unknown key.
+                if path.isEmpty && member.key == "$schema" { continue }
                 guard let child = known[member.key] else {
-                    report(.warning, memberPath, member.line, "unknown key \"\(Self.abbreviated(member.key))\"\(Self.suggestion(for: member.key, in: known)); it is ignored")
+                    report(.warning, .unknownKey, memberPath, member.line, "unknown key \"\(Self.abbreviated(member.key))\"\(Self.suggestion(for: member.key, in: known)); it is ignored")
                     continue
                 }
                 walk(member.value, schema: child, path: memberPath, line: member.line)
@@ -57,38 +59,38 @@ struct SchemaWalker {
         case (.number, .number), (.bool, .bool):
             break
         default:
-            report(.error, path, line, "expected \(schema.kindDescription), found \(value.kindDescription)\(JSONCursor.quotedHint(value))")
+            report(.error, .wrongType, path, line, "expected \(schema.kindDescription), found \(value.kindDescription)\(JSONCursor.quotedHint(value))")
         }
     }
 
     private mutating func check(_ string: String, as text: DocumentSchema.Text, path: String, line: Int?) {
         let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed != string && !trimmed.isEmpty {
-            report(.warning, path, line, "\"\(Self.abbreviated(string))\" has leading or trailing spaces")
+            report(.warning, .paddedString, path, line, "\"\(Self.abbreviated(string))\" has leading or trailing spaces")
         }
         checkControlCharacters(string, in: text, path: path, line: line)
         switch text {
-        case .plain, .name:
+        case .plain, .name, .include:
             break
         case .url:
             if trimmed.isEmpty {
-                report(.warning, path, line, "empty string where a URL is expected; leave the key out instead")
+                report(.warning, .emptyURL, path, line, "empty string where a URL is expected; leave the key out instead")
             } else if let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
                       url.host?.isEmpty == false {
                 break
             } else {
-                report(.warning, path, line, "\"\(Self.abbreviated(string))\" is not an http(s) URL")
+                report(.warning, .notHTTPURL, path, line, "\"\(Self.abbreviated(string))\" is not an http(s) URL")
             }
         case .language:
             guard !isLevel0, let catalog, !trimmed.isEmpty else { return }
             if !catalog.languages.contains(trimmed.uppercased()) {
-                report(.warning, path, line, "language \"\(Self.abbreviated(string))\" is not in Level 0 (\(catalog.languages.sorted().joined(separator: ", ")))")
+                report(.warning, .unknownLanguage, path, line, "language \"\(Self.abbreviated(string))\" is not in Level 0 (\(catalog.languages.sorted().joined(separator: ", ")))")
             }
         case .expertise:
             guard let catalog, !catalog.expertises.contains(string) else { return }
             let hint = Levenshtein.nearest(to: trimmed, in: catalog.expertises).map { "; did you mean \"\($0)\"?" }
                 ?? Levenshtein.nearest(to: trimmed, in: catalog.expertises, maxDistance: .max).map { "; the nearest known id is \"\($0)\"" } ?? ""
-            report(.warning, path, line, "expertise \"\(Self.abbreviated(string))\" is not in Level 0\(hint)")
+            report(.warning, .unknownExpertise, path, line, "expertise \"\(Self.abbreviated(string))\" is not in Level 0\(hint)")
         }
     }
 
@@ -99,14 +101,14 @@ struct SchemaWalker {
         if text != .name {
             let controls = TerminalSafe.escapedCharacters(in: string, where: TerminalSafe.isControl)
             if !controls.isEmpty {
-                report(.warning, path, line, controls.count == 1
+                report(.warning, .controlCharacter, path, line, controls.count == 1
                     ? "holds the control character \(controls[0]), which takes effect on a terminal that shows it raw"
                     : "holds the control characters \(controls.joined(separator: ", ")), which take effect on a terminal that shows them raw")
             }
         }
         let bidirectional = TerminalSafe.escapedCharacters(in: string, where: TerminalSafe.isBidirectionalControl)
         if !bidirectional.isEmpty {
-            report(.warning, path, line, bidirectional.count == 1
+            report(.warning, .bidirectionalControl, path, line, bidirectional.count == 1
                 ? "holds the bidirectional control character \(bidirectional[0]), which reorders or hides the text around it"
                 : "holds the bidirectional control characters \(bidirectional.joined(separator: ", ")), which reorder or hide the text around them")
         }

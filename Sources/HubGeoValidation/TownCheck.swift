@@ -98,7 +98,7 @@ public final class TownCheck {
                 }
                 summary.checked += 1
                 if let message = verdict(subject, place: place, places: places) {
-                    diagnostics.append(Diagnostic(severity: .warning, file: subject.file,
+                    diagnostics.append(Diagnostic(severity: .warning, rule: place.found ? .townMismatch : .townNowhere, file: subject.file,
                                                   jsonPath: subject.entryPath + ".idPlus.town", message: message))
                 }
             }

@@ -15,6 +15,7 @@ struct TreeInspection {
         var location: DocumentLocation
         var kind: DocumentKind
         var json: JSONValue
+        var data: Data
     }
 
     var data: HubData
@@ -30,11 +31,11 @@ struct TreeInspection {
     /// files (no orphan search): for a file checked with its own clubs' Level 2 files only.
     /// What an import skips or warns about, validate calls an error.
     init(reader: DocumentReader, root: DocumentLocation, level2Files explicitLevel2: [DocumentLocation] = [],
-         matchLevel2: Bool = true, level2Besides: Bool = true) {
+         matchLevel2: Bool = true, level2Besides: Bool = true, followsIncludeURLs: Bool = false) {
         data = HubData(organizations: [], summary: LoadSummary(source: root.description))
         var collector = Collector()
         do {
-            let walk = try Level1TreeWalker(reader: reader).walk(root: root, visitor: &collector)
+            let walk = try Level1TreeWalker(reader: reader, followsIncludeURLs: followsIncludeURLs).walk(root: root, visitor: &collector)
             self.root = walk.root
             data.source = walk.root.description
             if !walk.files.isEmpty, let empty = walk.emptinessError(diagnostics: collector.diagnostics) {
@@ -53,11 +54,11 @@ struct TreeInspection {
                 }
                 try level2.merge(into: &data, level1Locations: level2Besides ? walk.files : [], explicit: explicitLevel2,
                                  declaredIn: places.mapValues(\.file), problem: { _ in },
-                                 parsedDocument: { level2Documents.append(ParsedDocument(location: $0, kind: .level2, json: $1)) })
+                                 parsedDocument: { level2Documents.append(ParsedDocument(location: $0, kind: .level2, json: $1, data: $2)) })
             }
         } catch {
             data.diagnostics.append((error as? LoadError)?.diagnostic
-                ?? Diagnostic(severity: .error, file: root.description, jsonPath: "", message: error.localizedDescription))
+                ?? Diagnostic(severity: .error, rule: .unreadableFile, file: root.description, jsonPath: "", message: error.localizedDescription))
         }
         documents = collector.documents
         for index in data.diagnostics.indices { data.diagnostics[index].severity = .error }
@@ -73,7 +74,7 @@ struct TreeInspection {
 
         mutating func enterDocument(_ location: DocumentLocation, data: Data) throws {
             if let json = try? JSONParser.parseDocument(data, file: location.description) {
-                documents.append(ParsedDocument(location: location, kind: .level1, json: json))
+                documents.append(ParsedDocument(location: location, kind: .level1, json: json, data: data))
             }
         }
 

@@ -18,6 +18,10 @@ public struct Validator: Sendable {
     /// Organizations closer than this to one another get a warning.
     public var nearbyMeters: Double = 5
 
+    /// Follow include URLs as written (app versions from 3.1.0 on) instead of reading each
+    /// include's NAME.level1.json from the including file's folder (``Level1TreeWalker/followsIncludeURLs``).
+    public var followsIncludeURLs = false
+
     private let reader: DocumentReader
     private let level0: DocumentLocation?
 
@@ -47,6 +51,8 @@ public struct Validator: Sendable {
         var organizations = 0
         var level0Sources: Set<String> = []
         var townCheck: TownCheck?
+        /// The bytes of each document read, by file, for the diagnostics' positions.
+        var sources: [String: Data] = [:]
     }
 
     /// Checks each input: a file, a folder, a URL or an embedded file. With `townCheck`, each
@@ -60,7 +66,8 @@ public struct Validator: Sendable {
                 run(target, explicitCatalog: explicitCatalog, into: &result)
             }
         }
-        return ValidationReport(diagnostics: result.diagnostics.sorted(), files: result.files.sorted(),
+        return ValidationReport(diagnostics: Self.located(result.diagnostics, sources: result.sources).sorted(),
+                                files: result.files.sorted(),
                                 organizations: result.organizations, level0Sources: result.level0Sources.sorted(),
                                 townCheck: townCheck?.summary)
     }
@@ -94,7 +101,8 @@ public struct Validator: Sendable {
         }
         var walker = SchemaWalker(file: name, catalog: catalog, isLevel0: kind == .level0)
         walker.walk(json, schema: .of(kind))
-        return Self.merge(loader: diagnostics, walker: walker.diagnostics, documents: [name: json]).sorted()
+        return Self.located(Self.merge(loader: diagnostics, walker: walker.diagnostics, documents: [name: json]),
+                            sources: [name: data]).sorted()
     }
 
     // MARK: - Planning
@@ -129,7 +137,7 @@ public struct Validator: Sendable {
         var reached: Set<String> = []
         let rootFile = Self.root(in: folder)
         if let root = rootFile {
-            let inspection = TreeInspection(reader: reader, root: .file(root))
+            let inspection = TreeInspection(reader: reader, root: .file(root), followsIncludeURLs: followsIncludeURLs)
             reached = Set(inspection.documents.map(\.location.description))
                 .union(inspection.data.level1Files).union(inspection.consumedLevel2.map(\.description))
         }
@@ -138,7 +146,7 @@ public struct Validator: Sendable {
         for name in names where DocumentKind(fileName: name) == .level1 {
             let location = DocumentLocation.file(folder.appendingPathComponent(name))
             guard !reached.contains(location.description), location.description != rootFile?.path else { continue }
-            for organization in TreeInspection(reader: reader, root: location, matchLevel2: false).data.organizations where organization.type == .club {
+            for organization in TreeInspection(reader: reader, root: location, matchLevel2: false, followsIncludeURLs: followsIncludeURLs).data.organizations where organization.type == .club {
                 declaredBy[organization.identity] = declaredBy[organization.identity] ?? location
             }
         }
@@ -151,10 +159,17 @@ public struct Validator: Sendable {
             pairs[level1, default: []].append(location)
         }
         let paired = Set(pairs.values.joined().map(\.description))
+        if rootFile?.lastPathComponent == EmbeddedData.rootName, names.contains(LegacyDrift.legacyName) {
+            let legacy = folder.appendingPathComponent(LegacyDrift.legacyName)
+            result.diagnostics.formUnion(LegacyDrift.diagnostics(
+                tree: TreeInspection(reader: reader, root: .file(rootFile!), matchLevel2: false, followsIncludeURLs: followsIncludeURLs),
+                legacy: TreeInspection(reader: reader, root: .file(legacy), matchLevel2: false, followsIncludeURLs: followsIncludeURLs),
+                legacyFile: legacy.path))
+        }
         if let root = rootFile {
             targets.append(.tree(root: .file(root), level2: [], onlyFiles: nil, matchLevel2: true, pairedLevel2: paired))
         } else {
-            result.diagnostics.insert(Diagnostic(severity: .warning, file: folder.path, jsonPath: "",
+            result.diagnostics.insert(Diagnostic(severity: .warning, rule: .noRoot, file: folder.path, jsonPath: "",
                                                  message: "folder holds no root_.level1.json or root.level1.json; each file is checked on its own"))
         }
         for name in names {
@@ -202,28 +217,32 @@ public struct Validator: Sendable {
             var walked: [Diagnostic] = []
             do {
                 guard let data = try reader.read(location) else { throw LoadError.unreadable(file: location.description, reason: "no such file") }
+                result.sources[location.description] = data
                 let json = try JSONParser.parseDocument(data, file: location.description)
                 documents[location.description] = json
                 diagnostics += try Level2Document(json: json, file: location.description, skipSeverity: .error).diagnostics
-                diagnostics.append(Diagnostic(severity: .warning, file: location.description, jsonPath: "club.idPlus",
+                diagnostics.append(Diagnostic(severity: .warning, rule: .level2Alone, file: location.description, jsonPath: "club.idPlus",
                                               message: "no Level 1 root next to this file: whether its club is in Level 1 is not checked"))
                 var walker = SchemaWalker(file: location.description, catalog: explicitCatalog ?? catalog(near: location, into: &result))
                 walker.walk(json, schema: .level2)
                 walked = walker.diagnostics
             } catch {
                 diagnostics.append((error as? LoadError)?.diagnostic
-                    ?? Diagnostic(severity: .error, file: location.description, jsonPath: "", message: error.localizedDescription))
+                    ?? Diagnostic(severity: .error, rule: .unreadableFile, file: location.description, jsonPath: "",
+                                  message: error.localizedDescription))
             }
             result.diagnostics.formUnion(Self.merge(loader: diagnostics, walker: walked, documents: documents))
         case .tree(let root, let level2, let onlyFiles, let matchLevel2, let standalone, let pairedLevel2):
             let inspection = TreeInspection(reader: reader, root: root, level2Files: level2, matchLevel2: matchLevel2,
-                                            level2Besides: !standalone)
+                                            level2Besides: !standalone, followsIncludeURLs: followsIncludeURLs)
             let catalog = explicitCatalog ?? catalog(near: inspection.root ?? root, into: &result)
             var walked: [Diagnostic] = []
             var documents: [String: JSONValue] = [:]
             for document in inspection.documents {
                 let file = document.location.description
                 documents[file] = document.json
+                result.sources[file] = document.data
+                if document.kind == .level1 { walked += IncludeCheck.diagnostics(document.json, at: document.location) }
                 var walker = SchemaWalker(file: file, catalog: catalog)
                 walker.walk(document.json, schema: .of(document.kind))
                 walked += walker.diagnostics
@@ -243,7 +262,7 @@ public struct Validator: Sendable {
                 let empty = LoadError.noOrganizations(root: root.description).diagnostic
                 diagnostics = diagnostics.map { diagnostic in
                     guard diagnostic == empty else { return diagnostic }
-                    return Diagnostic(severity: .warning, file: diagnostic.file, jsonPath: "",
+                    return Diagnostic(severity: .warning, rule: .placeholder, file: diagnostic.file, jsonPath: "",
                                       message: "no clubs or museums yet (a placeholder: fine when a tree includes it)")
                 }
             }
@@ -271,6 +290,28 @@ public struct Validator: Sendable {
         return all
     }
 
+    /// Each diagnostic with the line, column and end of its JSON path in its document's bytes
+    /// (``DocumentPositions``); a diagnostic about a whole file, or a file that could not be read,
+    /// keeps the line and column it has (a syntax error's) or gets line 1, column 1.
+    static func located(_ diagnostics: some Collection<Diagnostic>, sources: [String: Data]) -> [Diagnostic] {
+        var positions: [String: DocumentPositions?] = [:]
+        return diagnostics.map { diagnostic in
+            var diagnostic = diagnostic
+            if !diagnostic.jsonPath.isEmpty, let data = sources[diagnostic.file] {
+                if positions[diagnostic.file] == nil { positions[diagnostic.file] = DocumentPositions(data) }
+                if let span = positions[diagnostic.file]??.span(at: diagnostic.jsonPath) {
+                    diagnostic.line = span.line
+                    diagnostic.column = span.column
+                    diagnostic.endLine = span.endLine
+                    diagnostic.endColumn = span.endColumn
+                }
+            }
+            if diagnostic.line == nil { diagnostic.line = 1 }
+            if diagnostic.column == nil { diagnostic.column = 1 }
+            return diagnostic
+        }
+    }
+
     // MARK: - Level 0
 
     /// Reads a Level 0 file as a catalog, reporting its problems.
@@ -279,6 +320,7 @@ public struct Validator: Sendable {
         do {
             guard let data = try reader.read(location) else { throw LoadError.unreadable(file: location.description, reason: "no such file") }
             let json = try JSONParser.parseDocument(data, file: location.description)
+            result.sources[location.description] = data
             let (catalog, diagnostics) = Level0Catalog.read(json, file: location.description)
             var walker = SchemaWalker(file: location.description, catalog: nil, isLevel0: true)
             walker.walk(json, schema: .level0)
@@ -288,7 +330,8 @@ public struct Validator: Sendable {
             return catalog
         } catch {
             result.diagnostics.insert((error as? LoadError)?.diagnostic
-                ?? Diagnostic(severity: .error, file: location.description, jsonPath: "", message: error.localizedDescription))
+                ?? Diagnostic(severity: .error, rule: .unreadableFile, file: location.description, jsonPath: "",
+                              message: error.localizedDescription))
             return nil
         }
     }
@@ -321,7 +364,7 @@ public struct Validator: Sendable {
         }
         for organization in organizations where organization.coordinates.latitude == 0 && organization.coordinates.longitude == 0 {
             let at = place(organization)
-            diagnostics.append(Diagnostic(severity: .warning, file: at.file, jsonPath: at.path, line: at.line,
+            diagnostics.append(Diagnostic(severity: .warning, rule: .coordinatesZero, file: at.file, jsonPath: at.path, line: at.line,
                                           message: "coordinates (0, 0) lie in the Gulf of Guinea: probably never filled in"))
         }
         let order = organizations.indices.sorted { organizations[$0].coordinates.latitude < organizations[$1].coordinates.latitude }
@@ -339,7 +382,7 @@ public struct Validator: Sendable {
                 let at = place(second), other = place(first)
                 let how = meters == 0 ? "are identical to those of" : String(format: "are %.1f m from those of", meters)
                 diagnostics.append(Diagnostic(
-                    severity: .warning, file: at.file, jsonPath: at.path, line: at.line,
+                    severity: .warning, rule: meters == 0 ? .coordinatesIdentical : .coordinatesNear, file: at.file, jsonPath: at.path, line: at.line,
                     message: "coordinates of \(second.type.rawValue) \(second.identity) (\(at.file)\(at.line.map { ":\($0)" } ?? "")) "
                         + "\(how) \(first.type.rawValue) \(first.identity) (\(other.file)\(other.line.map { ":\($0)" } ?? ""))"))
             }

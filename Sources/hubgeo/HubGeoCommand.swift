@@ -16,7 +16,7 @@ struct HubGeoCommand: AsyncParsableCommand {
         subcommands: [
             ImportCommand.self, NearCommand.self, BBoxCommand.self, SearchCommand.self,
             ShowCommand.self, StatsCommand.self, LocalizeCommand.self, GeocodeCommand.self, ExportCommand.self, MapCommand.self, ServeCommand.self,
-            ValidateCommand.self, SourcesCommand.self,
+            ValidateCommand.self, SchemaCommand.self, DiffCommand.self, SourcesCommand.self,
         ])
 
     static func main() async {

@@ -116,7 +116,7 @@ struct Level1TreeWalkerTests {
         var recorder = Recorder()
         let walk = try Level1TreeWalker(reader: DocumentReader(remoteFetch: nil)).walk(root: .file(root), visitor: &recorder)
         #expect(walk.emptinessError(diagnostics: []) == .noOrganizations(root: root.path))
-        let skipped = Diagnostic(severity: .warning, file: "f", jsonPath: "clubs[0]", message: "m")
+        let skipped = Diagnostic(severity: .warning, rule: .missingKey, file: "f", jsonPath: "clubs[0]", message: "m")
         #expect(walk.emptinessError(diagnostics: [skipped]) == .noUsableOrganizations(root: root.path, problems: [skipped.description]))
     }
 

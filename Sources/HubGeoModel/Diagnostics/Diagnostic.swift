@@ -1,4 +1,5 @@
-/// A finding about a data file: where it is (file, JSON path, line) and what is wrong.
+/// A finding about a data file: where it is (file, JSON path, line and column), what is wrong,
+/// and the stable id of its kind (``DiagnosticRule``).
 public struct Diagnostic: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     public enum Severity: String, Sendable, Codable, Comparable {
         case error
@@ -8,17 +9,27 @@ public struct Diagnostic: Hashable, Sendable, Codable, Comparable, CustomStringC
     }
 
     public var severity: Severity
+    /// What kind of finding this is.
+    public var rule: DiagnosticRule
     public var file: String
     /// The JSON path inside the file, e.g. `clubs[3].coordinates.latitude`; empty for the whole file.
     public var jsonPath: String
+    /// Where the JSON path starts (1-based; the column counts bytes, as the JSON parser does).
     public var line: Int?
+    public var column: Int?
+    /// Where the value at the JSON path ends (its last character), when known.
+    public var endLine: Int?
+    public var endColumn: Int?
     public var message: String
 
-    public init(severity: Severity, file: String, jsonPath: String, line: Int? = nil, message: String) {
+    public init(severity: Severity, rule: DiagnosticRule, file: String, jsonPath: String, line: Int? = nil,
+                column: Int? = nil, message: String) {
         self.severity = severity
+        self.rule = rule
         self.file = file
         self.jsonPath = jsonPath
         self.line = line
+        self.column = column
         self.message = message
     }
 
@@ -31,6 +42,7 @@ public struct Diagnostic: Hashable, Sendable, Codable, Comparable, CustomStringC
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
-        (lhs.file, lhs.line ?? 0, lhs.jsonPath, lhs.message) < (rhs.file, rhs.line ?? 0, rhs.jsonPath, rhs.message)
+        (lhs.file, lhs.line ?? 0, lhs.column ?? 0, lhs.jsonPath, lhs.message, lhs.rule)
+            < (rhs.file, rhs.line ?? 0, rhs.column ?? 0, rhs.jsonPath, rhs.message, rhs.rule)
     }
 }

@@ -52,7 +52,19 @@ public enum DocumentLocation: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Where an entry of `level1URLIncludes` points, seen from this file. Files on disk and
+    /// The NAME of an entry of `level1URLIncludes` whose last path component is `NAME.level1.json`
+    /// (NAME without dots; `level1` and `json` in any case), as the app derives it; nil for any
+    /// other entry, which the app skips. Host, folder, query and fragment do not count.
+    public static func level1IncludeName(_ reference: String) -> String? {
+        guard let url = URL(string: reference) else { return nil }
+        let parts = url.lastPathComponent.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[0].contains("/"), parts[1].lowercased() == "level1",
+              parts[2].lowercased() == "json" else { return nil }
+        return String(parts[0])
+    }
+
+    /// Where an entry of `level1URLIncludes` points, seen from this file, when its URL is followed
+    /// as written (``Level1TreeWalker/followsIncludeURLs``). Files on disk and
     /// embedded files resolve an include by its last path component next to the including
     /// file (the data names its includes by their published URLs); remote files fetch the URL
     /// itself, relative URLs resolved against this file's URL.

@@ -26,6 +26,10 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("level2"), help: "A Level 2 file to merge besides those found by nickname (repeatable).")
     var level2Files: [String] = []
 
+    @Flag(name: .customLong("follow-include-urls"),
+          help: "Follow each include's URL as written instead of reading its NAME.level1.json next to the including file.")
+    var followIncludeURLs = false
+
     @Flag(help: "Also list every organization added, changed or removed, and every document fetched by URL.")
     var verbose = false
 
@@ -59,8 +63,9 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         Interruption.installSignalHandlers()
-        let importer = Importer(remote: CachedRemoteReader(configuration: try HTTPSettings.configuration(),
+        var importer = Importer(remote: CachedRemoteReader(configuration: try HTTPSettings.configuration(),
                                                            maxFileBytes: try HTTPSettings.maxFileBytes(), policy: policy))
+        importer.followsIncludeURLs = followIncludeURLs
         let root: DocumentLocation = source.map(DocumentLocation.init(argument:)) ?? .embedded(EmbeddedData.rootName)
         let report: Importer.Report
         do {

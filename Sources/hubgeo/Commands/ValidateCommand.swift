@@ -11,7 +11,12 @@ struct ValidateCommand: ParsableCommand {
             default: the data built into hubgeo. A folder is checked as its root_.level1.json (or root.level1.json) \
             tree with its Level 2 files, plus every other *.level0/1/2.json file in it that the tree does not reach.
             Errors are what makes an import fail or skip something; warnings are doubtful content an import \
-            accepts. Output: file:line: JSON path: error|warning: message, sorted, then a summary.
+            accepts. Output: file:line:column: JSON path: error|warning: message [rule], sorted, then a summary; \
+            each rule id is explained in docs/rules.md. --format github prints GitHub Actions annotations (the \
+            default when GITHUB_ACTIONS=true), --format sarif SARIF 2.1.0 for code scanning, --format json the \
+            report for scripts.
+            An include is read by its last path component, NAME.level1.json, from the including file's folder, \
+            as the app does (--follow-include-urls: at its URL as written, as app versions from 3.1.0 on do).
             With --geocode, each organization's declared town is also compared with the place Nominatim finds \
             at its coordinates (local names, and the translations `hubgeo localize` cached): a town that matches \
             no name of that place, or coordinates that point at no place, are warnings. Answers are cached in \
@@ -25,8 +30,12 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Fail (exit 1) on warnings too.")
     var strict = false
 
-    @Option(help: "Output format: text or json.")
-    var format: ValidateFormat = .text
+    @Option(help: ArgumentHelp("Output format: text, json, github or sarif.",
+                               discussion: "Default: github when GITHUB_ACTIONS=true, else text."))
+    var format: ValidateFormat?
+
+    @Flag(name: .customLong("follow-include-urls"), help: "Follow each include's URL as written instead of reading its NAME.level1.json next to the including file.")
+    var followIncludeURLs = false
 
     @Option(name: .customLong("level0"), help: ArgumentHelp(
         "The Level 0 file with the known languages and expertises.",
@@ -48,14 +57,15 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let validator = Validator(reader: .standard(configuration: try HTTPSettings.configuration(),
+        var validator = Validator(reader: .standard(configuration: try HTTPSettings.configuration(),
                                                     maxFileBytes: try HTTPSettings.maxFileBytes()),
                                   level0: level0.map(DocumentLocation.init(argument:)))
+        validator.followsIncludeURLs = followIncludeURLs
         let locations = inputs.isEmpty ? [DocumentLocation.embedded(EmbeddedData.rootName)] : inputs.map(DocumentLocation.init(argument:))
         let report = validator.validate(locations, townCheck: try geocode ? townCheck() : nil)
-        switch format {
+        switch format ?? ValidateFormat.default(environment: ProcessInfo.processInfo.environment) {
         case .text:
-            for diagnostic in report.diagnostics { Console.print(diagnostic.description) }
+            for diagnostic in report.diagnostics { Console.print(TextReport.line(diagnostic)) }
             Console.print(report.summary)
             if let townCheck = report.townCheck { Console.print(townCheck.description) }
         case .json:
@@ -63,6 +73,11 @@ struct ValidateCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let output = ValidateJSON(report: report, strict: strict)
             Console.printVerbatim(String(decoding: try encoder.encode(output), as: UTF8.self))
+        case .github:
+            for line in GitHubAnnotations(paths: .current()).lines(report) { Console.printVerbatim(line) }
+            if let townCheck = report.townCheck { Console.print(townCheck.description) }
+        case .sarif:
+            Console.printVerbatim(String(decoding: try SARIFReport(paths: .current()).data(report), as: UTF8.self))
         }
         if report.failed(strict: strict) { throw ExitCode(1) }
     }
@@ -93,6 +108,13 @@ struct ValidateCommand: ParsableCommand {
 enum ValidateFormat: String, ExpressibleByArgument, CaseIterable {
     case text
     case json
+    case github
+    case sarif
+
+    /// Without --format: GitHub annotations in a GitHub Actions step (as yamllint does), else text.
+    static func `default`(environment: [String: String]) -> ValidateFormat {
+        environment["GITHUB_ACTIONS"] == "true" ? .github : .text
+    }
 }
 
 /// `validate --format json`: the report plus the counts and the verdict.

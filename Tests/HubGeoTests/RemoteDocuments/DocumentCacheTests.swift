@@ -261,21 +261,30 @@ struct DocumentCacheTests {
         let secret = try directory.write("secret.level1.json", RemoteLimitsTests.good)
         try directory.write("file.level1.json", Level1Builder.level1(includes: [secret.absoluteString]))
         try directory.write("climb.level1.json", Level1Builder.level1(includes: ["../../../../" + secret.path]))
-        try directory.write("encoded.level1.json", Level1Builder.level1(includes: ["%2e%2e/%2e%2e/etc/passwd"]))
+        try directory.write("encoded.level1.json", Level1Builder.level1(includes: ["%2e%2e/%2e%2e/etc/passwd.level1.json"]))
         let server = try LoopbackServer(root: directory.url, lifetime: 60)
         defer { server.stop() }
         let cli = CLIRunner(database: directory.path("hub.sqlite"), home: directory.url.path)
+        // Includes followed as written (--follow-include-urls): refused.
         for (name, expect) in [("file", "never a local file"), ("climb", "climbs above the root of 127.0.0.1"),
                                ("encoded", "climbs above the root of 127.0.0.1")] {
             let url = server.url("/\(name).level1.json").absoluteString
-            let imported = try cli.run(["import", url])
+            let imported = try cli.run(["import", url, "--follow-include-urls"])
             #expect(imported.status == 1, "\(name)")
             #expect(imported.stderr.contains(url) && imported.stderr.contains("refused include") && imported.stderr.contains(expect),
                     "\(name): \(imported.stderr)")
-            let validate = try cli.run(["validate", url])
+            let validate = try cli.run(["validate", url, "--follow-include-urls"])
             #expect(validate.status == 1 && validate.stdout.contains(expect), "\(name): \(validate.stdout)")
         }
         #expect(try server.requests().allSatisfy { !$0.path.contains("secret") && !$0.path.contains("passwd") })
+        // By default only the name counts, read next to the including file: the climbing include is the
+        // server's own /secret.level1.json, the encoded one a /passwd.level1.json that does not exist.
+        let byName = try cli.run(["import", server.url("/climb.level1.json").absoluteString])
+        #expect(byName.status == 0, "\(byName.stderr)")
+        #expect(try server.requests().map(\.path).filter { $0.contains("secret") } == ["/secret.level1.json"])
+        let missing = try cli.run(["validate", server.url("/encoded.level1.json").absoluteString])
+        #expect(missing.status == 1 && missing.stdout.contains("/passwd.level1.json does not exist"), "\(missing.stdout)")
+        #expect(try server.requests().map(\.path).filter { $0.contains("passwd") } == ["/passwd.level1.json"])
         #expect(RemoteReference.refusal("clubs/x.level1.json", from: URL(string: "http://h/a/root.json")!) == nil)
         #expect(RemoteReference.refusal("../x.level1.json", from: URL(string: "http://h/a/root.json")!) == nil)
         #expect(RemoteReference.refusal("https://other.example/x.json", from: URL(string: "http://h/a/root.json")!) == nil)

@@ -162,7 +162,7 @@ struct ImportFaultTests {
         #expect(imported.stdout.contains("1 added"), "\(imported.stdout)")
         let validated = try cli.run(["validate", root])
         #expect(validated.status == 1)
-        #expect(validated.stdout.contains("\(root):2: clubs[0].idPlus.fullName: error: holds the control character U+0000"), "\(validated.stdout)")
+        #expect(validated.stdout.contains("\(root):2:33: clubs[0].idPlus.fullName: error: holds the control character U+0000"), "\(validated.stdout)")
         #expect(validated.stdout.contains("clubs[1].idPlus.fullName: error: holds the control character U+0000"), "\(validated.stdout)")
         // Other text is stored whole: a NUL inside a remark is kept, not taken for its end.
         let queue = try DatabaseQueue(path: database)

@@ -84,7 +84,8 @@ struct ValidatorTests {
     @Test func upstreamLevel0LanguagesAndEmptyFile() {
         let language = validate(upstream("Level0/language.level0.json"))
         #expect(language.errorCount == 0)
-        #expect(language.diagnostics.contains { $0.message == "language code \"ur\" should be written \"UR\"" })
+        // Codes compare without case (the app stores them in lower case): "ur" is no problem, "UR" after it a repeat.
+        #expect(!language.diagnostics.contains { $0.message.contains("should be written") })
         #expect(language.diagnostics.contains { $0.message.contains("language UR is listed again") })
         let empty = validate(upstream("Level0/empty.level0.json"))
         #expect(empty.diagnostics.map(\.message) == ["the file defines no languages and no expertises"])

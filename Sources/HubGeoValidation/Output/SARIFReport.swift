@@ -1,0 +1,143 @@
+import Foundation
+import HubGeoModel
+
+/// `validate --format sarif`: the report as SARIF 2.1.0 (OASIS), for code-scanning upload: one
+/// run of the tool `hubgeo`, every ``DiagnosticRule`` as a rule (id, title, help, default level),
+/// and one result per diagnostic with its physical location (the file relative to the
+/// checkout, `SRCROOT`, with line, column and end) and its JSON path as a logical location.
+public struct SARIFReport {
+    public var paths: ReportPaths
+
+    public init(paths: ReportPaths) {
+        self.paths = paths
+    }
+
+    /// The SARIF document, pretty-printed with sorted keys.
+    public func data(_ report: ValidationReport) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(log(report))
+    }
+
+    func log(_ report: ValidationReport) -> Log {
+        let rules = DiagnosticRule.allCases
+        let index = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1, $0) })
+        let driver = Driver(
+            name: "hubgeo", semanticVersion: HubGeoVersion.current, version: HubGeoVersion.current,
+            informationUri: "https://github.com/vdhamer/Photo-Club-Hub",
+            rules: rules.map { rule in
+                Rule(id: rule.id, name: Self.pascalCase(rule.id), shortDescription: Text(text: rule.title),
+                     fullDescription: Text(text: rule.help), help: Text(text: rule.help),
+                     defaultConfiguration: Configuration(level: rule.defaultSeverity.rawValue))
+            })
+        let results = report.diagnostics.map { diagnostic -> Result in
+            let relative = paths.relative(diagnostic.file)
+            let isRemote = relative.hasPrefix("http://") || relative.hasPrefix("https://")
+            let inside = !isRemote && !relative.hasPrefix("/")
+            let artifact = ArtifactLocation(uri: inside ? Self.uriPath(relative) : (isRemote ? relative : "file://" + Self.uriPath(relative)),
+                                            uriBaseId: inside ? "SRCROOT" : nil)
+            let region = Region(startLine: diagnostic.line ?? 1, startColumn: diagnostic.column ?? 1,
+                                endLine: diagnostic.endLine, endColumn: diagnostic.endColumn.map { $0 + 1 })
+            var logical: [LogicalLocation]?
+            if !diagnostic.jsonPath.isEmpty {
+                logical = [LogicalLocation(fullyQualifiedName: diagnostic.jsonPath,
+                                           kind: diagnostic.jsonPath.hasSuffix("]") ? "element" : "property")]
+            }
+            return Result(ruleId: diagnostic.rule.id, ruleIndex: index[diagnostic.rule] ?? 0, level: diagnostic.severity.rawValue,
+                          message: Text(text: diagnostic.message),
+                          locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact, region: region),
+                                               logicalLocations: logical)])
+        }
+        let root = URL(fileURLWithPath: paths.base, isDirectory: true).absoluteString
+        return Log(runs: [Run(tool: Tool(driver: driver), originalUriBaseIds: ["SRCROOT": ArtifactLocation(uri: root, uriBaseId: nil)],
+                              results: results, columnKind: "unicodeCodePoints")])
+    }
+
+    /// "orphan-level2" -> "OrphanLevel2".
+    static func pascalCase(_ id: String) -> String {
+        id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    /// A relative path as a URI reference (each segment percent-encoded).
+    static func uriPath(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ":")
+        return path.split(separator: "/", omittingEmptySubsequences: false)
+            .map { String($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0) }.joined(separator: "/")
+    }
+
+    // MARK: - The SARIF 2.1.0 objects used
+
+    struct Log: Encodable {
+        var schema = "https://json.schemastore.org/sarif-2.1.0.json"
+        var version = "2.1.0"
+        var runs: [Run]
+        enum CodingKeys: String, CodingKey { case schema = "$schema", version, runs }
+    }
+
+    struct Run: Encodable {
+        var tool: Tool
+        var originalUriBaseIds: [String: ArtifactLocation]
+        var results: [Result]
+        var columnKind: String
+    }
+
+    struct Tool: Encodable { var driver: Driver }
+
+    struct Driver: Encodable {
+        var name: String
+        var semanticVersion: String
+        var version: String
+        var informationUri: String
+        var rules: [Rule]
+    }
+
+    struct Rule: Encodable {
+        var id: String
+        var name: String
+        var shortDescription: Text
+        var fullDescription: Text
+        var help: Text
+        var defaultConfiguration: Configuration
+    }
+
+    struct Configuration: Encodable { var level: String }
+
+    struct Text: Encodable { var text: String }
+
+    struct Result: Encodable {
+        var ruleId: String
+        var ruleIndex: Int
+        var level: String
+        var message: Text
+        var locations: [Location]
+    }
+
+    struct Location: Encodable {
+        var physicalLocation: PhysicalLocation
+        var logicalLocations: [LogicalLocation]?
+    }
+
+    struct PhysicalLocation: Encodable {
+        var artifactLocation: ArtifactLocation
+        var region: Region
+    }
+
+    struct ArtifactLocation: Encodable {
+        var uri: String
+        var uriBaseId: String?
+    }
+
+    /// Lines and columns from 1; SARIF's end column is just past the last character.
+    struct Region: Encodable {
+        var startLine: Int
+        var startColumn: Int
+        var endLine: Int?
+        var endColumn: Int?
+    }
+
+    struct LogicalLocation: Encodable {
+        var fullyQualifiedName: String
+        var kind: String
+    }
+}
