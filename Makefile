@@ -101,17 +101,22 @@ fuzz: deps
 	$$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/hubgeo-fuzz --seconds $(FUZZ_SECONDS) --iterations $(FUZZ_ITERATIONS) \
 		--seed $(FUZZ_SEED) Data Tests/HubGeoTests/Fixtures/upstream Tests/HubGeoTests/Fixtures/nominatim
 
-# Speed and memory side by side with GDAL's ogr2ogr and the spatialite CLI (Benchmarks/run.py):
-# medians of BENCH_RUNS runs per size, ratios, peak RSS; `hubgeo serve` against Datasette under wrk
-# (BENCH_CLIENTS connections for BENCH_SECONDS each); and the map at the largest size: the cluster index,
-# /api/clusters against datasette-cluster-map, both pages in headless Chromium, and `hubgeo map` pages of
-# BENCH_MAP_SIZES organizations. BENCH_SECTIONS=server,clusters runs those parts alone and replaces only
-# their tables in BENCHMARKS.md. Not part of `make test`.
-BENCH_DEBS  := gdal-bin spatialite-bin time python3 python3-venv wrk chromium chromium-driver python3-selenium
-BENCH_SIZES ?= 1000,100000,1000000
+# Speed and memory side by side with GDAL and the sqlite3 and spatialite CLIs (Benchmarks/run.py): start-up
+# (`hubgeo --version` against a Swift hello linked the same way, `hubgeo near` on the built-in data against the
+# sqlite3 CLI's R*Tree query; BENCH_STARTUP_RUNS runs under hyperfine); at each of BENCH_SIZES, imports and
+# exports against ogr2ogr working on GDAL's own SpatiaLite table, queries against the spatialite CLI, medians of
+# BENCH_RUNS runs, ratios, peak RSS; `hubgeo serve` against Datasette under wrk (BENCH_CLIENTS connections for
+# BENCH_SECONDS each); and the map at the largest size: the cluster index, /api/clusters against
+# datasette-cluster-map, both pages in headless Chromium, and `hubgeo map` pages of BENCH_MAP_SIZES organizations.
+# BENCH_SECTIONS=startup,core runs those parts alone and replaces only their tables in BENCHMARKS.md. Not part of
+# `make test`.
+BENCH_DEBS  := gdal-bin spatialite-bin sqlite3 hyperfine binutils time python3 python3-venv wrk chromium chromium-driver \
+               python3-selenium
+BENCH_SIZES ?= 200000,1000000
 BENCH_RUNS  ?= 3
 BENCH_SEED  ?= 1
-BENCH_SECTIONS ?= core,server,clusters
+BENCH_SECTIONS ?= startup,core,server,clusters
+BENCH_STARTUP_RUNS ?= 200
 BENCH_CLIENTS  ?= 16
 BENCH_SECONDS  ?= 10
 BENCH_MAP_SIZES ?= 10000,50000,100000,200000
@@ -123,7 +128,7 @@ bench: bench-deps
 	$(SWIFT) build -c release --product hubgeo-bench
 	$(SWIFT) build -c release --product hubgeo-cluster-bench
 	python3 Benchmarks/run.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --seed $(BENCH_SEED) \
-		--sections $(BENCH_SECTIONS) --clients $(BENCH_CLIENTS) --seconds $(BENCH_SECONDS) --map-sizes $(BENCH_MAP_SIZES)
+		--sections $(BENCH_SECTIONS) --startup-runs $(BENCH_STARTUP_RUNS) --clients $(BENCH_CLIENTS) --seconds $(BENCH_SECONDS) --map-sizes $(BENCH_MAP_SIZES)
 
 # The release hubgeo of `make install`. STATIC=1 links the Swift runtime and Foundation in, as
 # `make dist` does, in the same build folder (.build-dist: changing the flag in a build folder
