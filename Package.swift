@@ -19,11 +19,9 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
-        // libcurl, with typed wrappers for its variadic setopt/getinfo.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl, loaded at run time (dlopen) by the commands that fetch, never linked; typed
+        // wrappers for its variadic setopt/getinfo. Its header comes from libcurl4-openssl-dev.
+        .target(name: "CCurl"),
         // The map's clusters: supercluster's hierarchical greedy clustering for every zoom, in flat
         // arrays, queried per view, serialized as one blob. Depends on nothing of ours.
         .target(name: "HubGeoClusters"),

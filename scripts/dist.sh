@@ -56,7 +56,8 @@ cat > "$components" <<EOF
 hubgeo $version, linux $(uname -m): what this binary holds, and the licence of each part.
 It links these shared libraries of the system (Debian packages, not in this archive):
 $(readelf -d "$binary" | sed -n 's/.*NEEDED.*\[\(.*\)\]/    \1/p')
-and loads mod_spatialite (libsqlite3-mod-spatialite) when it writes a database.
+and loads mod_spatialite (libsqlite3-mod-spatialite) when it writes a database, libcurl.so.4
+(libcurl4) when it fetches.
 
 EOF
 

@@ -10,9 +10,10 @@ import HubGeoReader
 extension OrganizationStore {
     /// The database at `path` opened read-only, when it exists and holds organizations; nil when
     /// it is missing or holds none yet (a query then imports the built-in data first: ``Importer``).
-    public static func openReadOnlyIfPopulated(path: String) throws -> OrganizationStore? {
+    /// `oneConnection`: see ``Access/readOnlyOneConnection``.
+    public static func openReadOnlyIfPopulated(path: String, oneConnection: Bool = false) throws -> OrganizationStore? {
         guard access(path, F_OK) == 0 else { return nil }
-        let store = try OrganizationStore(path: path, access: .readOnly)
+        let store = try OrganizationStore(path: path, access: oneConnection ? .readOnlyOneConnection : .readOnly)
         guard try store.hasSchema(), try !store.isEmpty() else { return nil }
         return store
     }
@@ -30,17 +31,18 @@ extension OrganizationStore {
         }
     }
 
-    /// A read-only pool on an existing file. SQLite needs the `-shm` file of a WAL database even
-    /// to read it; where it cannot create one (a read-only directory or medium) and none exists,
-    /// nobody can be writing the database either, so it is opened as immutable.
-    static func openReadOnly(path: String) throws -> DatabasePool {
+    /// A read-only pool on an existing file, or one connection (`oneConnection`). SQLite needs the
+    /// `-shm` file of a WAL database even to read it; where it cannot create one (a read-only
+    /// directory or medium) and none exists, nobody can be writing the database either, so it is
+    /// opened as immutable.
+    static func openReadOnly(path: String, oneConnection: Bool = false) throws -> any DatabaseWriter {
         guard access(path, F_OK) == 0 else {
             throw StoreError.cannotOpen(path: path, reason: "no such file")
         }
         guard access(path, R_OK) == 0 else {
             throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(EACCES)))
         }
-        func open(_ name: String) throws -> DatabasePool {
+        func open(_ name: String) throws -> any DatabaseWriter {
             var configuration = Configuration()
             configuration.readonly = true
             configuration.busyMode = .timeout(30)
@@ -50,7 +52,10 @@ extension OrganizationStore {
                 // repeated query touches stay cached, and an export's memory stays well bounded.
                 try db.execute(sql: "PRAGMA cache_size = -8192")
             }
-            let writer = try DatabasePool(path: name, configuration: configuration)
+            // A pool opens a writer connection besides its readers, even read-only.
+            let writer: any DatabaseWriter = oneConnection
+                ? try DatabaseQueue(path: name, configuration: configuration)
+                : try DatabasePool(path: name, configuration: configuration)
             // The first read is what needs the -shm file.
             _ = try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
             return writer

@@ -33,6 +33,9 @@ public final class OrganizationStore: Sendable {
         /// set-up. A database in a read-only place (permissions, read-only media) is opened as
         /// immutable when SQLite cannot create its shared-memory file there.
         case readOnly
+        /// As ``readOnly``, on one connection: for a command that reads and exits. A pool opens
+        /// a writer connection besides each reader, and SQLite reads the schema on each.
+        case readOnlyOneConnection
     }
 
     /// True when the store was opened with ``Access/readOnly``.
@@ -42,10 +45,10 @@ public final class OrganizationStore: Sendable {
     /// with SpatiaLite loaded into every connection and the schema (the organizations' and the
     /// geocode cache's) brought up to date; with `.readOnly` it must exist and is only read.
     public convenience init(path: String, access: Access = .readWrite) throws {
-        if access == .readOnly {
-            try self.init(readOnlyPath: path)
-        } else {
-            try self.init(path: path, connections: .pool)
+        switch access {
+        case .readOnly: try self.init(readOnlyPath: path, oneConnection: false)
+        case .readOnlyOneConnection: try self.init(readOnlyPath: path, oneConnection: true)
+        case .readWrite: try self.init(path: path, connections: .pool)
         }
     }
 
@@ -56,11 +59,11 @@ public final class OrganizationStore: Sendable {
         database = StoreDatabase(writer: store.database.writer, snapshot: SnapshotConnection(db))
     }
 
-    private init(readOnlyPath path: String) throws {
+    private init(readOnlyPath path: String, oneConnection: Bool) throws {
         self.path = path
         isReadOnly = true
         let kind = try DatabaseFile.kind(of: path)
-        let writer = try Self.openReadOnly(path: path)
+        let writer = try Self.openReadOnly(path: path, oneConnection: oneConnection)
         if kind == .unstamped {
             // Throws for another program's tables; a file with none reads as a database with no organizations.
             _ = try writer.read { db in try DatabaseFile.inspectContents(db, path: path) }

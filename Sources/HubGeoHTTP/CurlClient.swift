@@ -23,14 +23,17 @@ package final class CurlClient {
     /// Why the handle could not be set up; every request then fails with it.
     private let setupError: String?
 
-    /// Creates a client and its libcurl handle. Should libcurl fail to
-    /// initialize, the client still exists but every request throws
-    /// ``FetchError/failed(_:_:)`` with the reason.
+    /// Creates a client and its libcurl handle; the first client of a process loads libcurl.so.4.
+    /// Should libcurl be missing or fail to initialize, the client still exists but every
+    /// request throws ``FetchError/failed(_:_:)`` with the reason.
     public init(configuration: CurlClientConfiguration) {
         self.configuration = configuration
-        guard let handle = CurlEasyHandle() else {
+        let handle: CurlEasyHandle
+        do {
+            handle = try CurlEasyHandle()
+        } catch {
             self.handle = nil
-            self.setupError = "libcurl could not be initialized"
+            self.setupError = error.reason
             return
         }
         self.handle = handle
@@ -67,14 +70,14 @@ package final class CurlClient {
         }
 
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
-        defer { curl_slist_free_all(headerList) }
+        defer { if let headerList { hubgeo_curl_slist_free_all(headerList) } }
         for (name, value) in headers {
             guard Self.isValidHeader(name: name, value: value) else {
                 throw .invalidHeader(url, name: name)
             }
             // "Name:" would make libcurl drop the header; "Name;" sends it empty.
             let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
-            guard let appended = curl_slist_append(headerList, line) else {
+            guard let appended = hubgeo_curl_slist_append(headerList, line) else {
                 throw .failed(url, "out of memory building request headers")
             }
             headerList = appended
@@ -130,7 +133,7 @@ package final class CurlClient {
         ]
         let callbacks = handle.installCallbacks().map { ("callbacks", $0) }
         for (name, code) in settings + callbacks where code != CURLE_OK {
-            return "libcurl refused \(name): \(String(cString: curl_easy_strerror(code)))"
+            return "libcurl refused \(name): \(String(cString: hubgeo_curl_easy_strerror(code)))"
         }
         return nil
     }

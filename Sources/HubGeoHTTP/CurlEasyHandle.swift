@@ -2,13 +2,6 @@ import CCurl
 import Foundation
 import HubGeoModel
 
-/// `curl_global_init`, run at most once per process. Swift initializes static
-/// stored properties lazily and thread-safely (`swift_once`), so concurrent
-/// first uses of ``CurlClient`` cannot race here.
-enum CurlGlobal {
-    static let initResult: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-}
-
 /// One libcurl easy handle plus the error buffer libcurl writes into
 /// (`CURLOPT_ERRORBUFFER`); both live exactly as long as this object.
 /// Not thread-safe: one transfer at a time, on one thread at a time.
@@ -16,9 +9,15 @@ final class CurlEasyHandle {
     let raw: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
-    /// Nil when libcurl could not be initialized or the handle not created.
-    init?() {
-        guard CurlGlobal.initResult == CURLE_OK, let raw = curl_easy_init() else { return nil }
+    /// Why no handle could be made: libcurl.so.4 missing or unusable (the first handle of a
+    /// process loads it, see `hubgeo_curl_load`), or `curl_easy_init` failing.
+    struct Unavailable: Error {
+        let reason: String
+    }
+
+    init() throws(Unavailable) {
+        if let failure = hubgeo_curl_load() { throw Unavailable(reason: String(cString: failure)) }
+        guard let raw = hubgeo_curl_easy_init() else { throw Unavailable(reason: "libcurl could not create a handle (curl_easy_init)") }
         self.raw = raw
         let size = Int(CURL_ERROR_SIZE)
         errorBuffer = .allocate(capacity: size)
@@ -28,7 +27,7 @@ final class CurlEasyHandle {
     }
 
     deinit {
-        curl_easy_cleanup(raw)
+        hubgeo_curl_easy_cleanup(raw)
         errorBuffer.deallocate()
     }
 
@@ -65,7 +64,7 @@ final class CurlEasyHandle {
     /// Runs the configured transfer (blocking) after clearing the error buffer.
     func perform() -> CURLcode {
         errorBuffer[0] = 0
-        return curl_easy_perform(raw)
+        return hubgeo_curl_easy_perform(raw)
     }
 
     /// libcurl's message for the last failure: the error buffer's detailed text,
@@ -73,7 +72,7 @@ final class CurlEasyHandle {
     func errorMessage(for code: CURLcode) -> String {
         let detail = String(cString: errorBuffer).trimmingCharacters(in: .whitespacesAndNewlines)
         if !detail.isEmpty { return detail }
-        return String(cString: curl_easy_strerror(code))
+        return String(cString: hubgeo_curl_easy_strerror(code))
     }
 
     // MARK: Info

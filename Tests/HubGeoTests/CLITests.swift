@@ -99,6 +99,17 @@ struct CLITests {
         #expect(object["databasePath"] as? String == home.path("hub.sqlite"))
     }
 
+    /// `--version` alone is answered before the parser runs; with anything else, the parser answers.
+    @Test func versionIsTheVersionAlone() throws {
+        let alone = try cli.run(["--version"])
+        #expect(alone.status == 0)
+        #expect(alone.stdout == HubGeoVersion.current + "\n")
+        #expect(alone.stderr.isEmpty)
+        let parsed = try cli.run(["near", "--version"])
+        #expect(parsed.status == 0)
+        #expect(parsed.stdout == alone.stdout)
+    }
+
     @Test func failedImportExits1NamesTheFileAndKeepsTheDatabase() throws {
         #expect(try cli.run(["import"]).status == 0)
         let before = try cli.run(["near", "51.4", "5.4", "--km", "20", "--format", "json"]).stdout

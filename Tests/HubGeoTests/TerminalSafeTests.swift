@@ -100,4 +100,10 @@ struct TerminalSafeTests {
         let shown = TerminalSafe.escaped(table.render(), keepingLineFeeds: true).split(separator: "\n")
         #expect(shown[2] == #"a\u{1B}[2Jb   1"#)
     }
+
+    /// Distances in tables: as `String(format: "%.2f")` wrote them, halfway cases and large values included.
+    @Test(arguments: [0, 0.004999, 0.005, 0.015, 0.125, 0.375, 1.005, 2.675, 17.085, 19.7, -0.001, 20037.508, 1e20, 123456789.995])
+    func distancesHaveTwoDecimalsAsPrintfWritesThem(_ value: Double) {
+        #expect(ResultPrinter.twoDecimals(value) == String(format: "%.2f", value))
+    }
 }
