@@ -34,6 +34,9 @@ public struct Importer: Sendable {
     public let remote: CachedRemoteReader?
     /// Follow include URLs as written (``Level1TreeWalker/followsIncludeURLs``).
     public var followsIncludeURLs = false
+    /// The most organizations a new import holds in memory to insert them in stable id order
+    /// (about 1.7 KB each).
+    var heldLimit = 250_000
 
     public init(reader: DocumentReader) {
         self.reader = reader
@@ -92,18 +95,40 @@ public struct Importer: Sendable {
 
     // MARK: - Sync into an existing database
 
+
+    /// With `inStableIDOrder` (a new database), the organizations are read whole first (up to
+    /// ``heldLimit``; beyond, the import streams) and added sorted by stable id, so that the table's row id order is the exports' order (a scan, no
+    /// seek per row: ``OrganizationStore/rowIDOrderIsStableIDOrder(_:)``) and the stable id index
+    /// grows at its end only.
     private func sync(root: DocumentLocation, level2Files: [DocumentLocation], into store: OrganizationStore,
-                      now: Date) throws -> Report {
+                      inStableIDOrder: Bool = false, now: Date) throws -> Report {
         var report = Report(loaded: LoadSummary(source: root.description),
                             summary: ImportSummary(), databasePath: store.path)
         report.summary = try store.importOrganizations(source: root.description, now: now) { add, documentCache in
             // Remote documents go through the cache in this import's transaction.
             let session = try remote?.session(cache: documentCache, now: now)
             let loader = HubLoader(reader: session?.reader ?? reader, followsIncludeURLs: followsIncludeURLs)
+            var holding = inStableIDOrder
+            var held: [Organization] = []
+            var order: [(key: UInt64, index: Int)] = []
             report.loaded = try loader.load(root: root, level2Files: level2Files) { organization in
                 try Interruption.check()
                 report.count(organization)
-                try add(organization)
+                guard holding else { return try add(organization) }
+                order.append((organization.identity.stableHash, held.count))
+                held.append(organization)
+                if held.count >= heldLimit {
+                    // Too many to hold: these go in as read, and the rest streams.
+                    holding = false
+                    for organization in held { try add(organization) }
+                    held = []
+                    order = []
+                }
+            }
+            order.sort { $0.key < $1.key }  // stable ids are the hashes as fixed-width hex: the same order
+            for (_, index) in order {
+                try Interruption.check()
+                try add(held[index])
             }
             // SIGINT or SIGTERM roll the import back, as any failure does.
             try Interruption.check()
@@ -121,7 +146,7 @@ public struct Importer: Sendable {
         var report: Report
         do {
             let store = try OrganizationStore(path: staging.path, connections: .staging)
-            report = try sync(root: root, level2Files: level2Files, into: store, now: now)
+            report = try sync(root: root, level2Files: level2Files, into: store, inStableIDOrder: true, now: now)
             try store.finishStaging()
             try staging.flush()
         } catch StoreError.cannotOpen(_, let reason) {

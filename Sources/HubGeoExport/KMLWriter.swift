@@ -57,7 +57,7 @@ public final class KMLWriter: OrganizationWriter {
             text += line(3) + "<hotSpot x=\"32\" y=\"1\" xunits=\"pixels\" yunits=\"pixels\"/>"
             text += line(2) + "</IconStyle>" + line(1) + "</Style>"
         }
-        buffer.append(text)
+        buffer.append(string: text)
     }
 
     public func write(_ match: PlaceMatch) throws {
@@ -76,7 +76,7 @@ public final class KMLWriter: OrganizationWriter {
             buffer.append("<Folder>")
             indent(2)
             buffer.append("<name>")
-            buffer.append(Self.style(of: record.organizationType).folderName)
+            buffer.append(string: Self.style(of: record.organizationType).folderName)
             buffer.append("</name>")
             openFolder = record.organizationType
         }

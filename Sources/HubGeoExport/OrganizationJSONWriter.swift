@@ -49,7 +49,7 @@ public final class OrganizationJSONWriter {
         var fields = 0
         func key(_ name: StaticString) {
             buffer.append(fields > 0 ? ",\n" : "\n")
-            buffer.append(inner)
+            buffer.append(string: inner)
             buffer.append("\"")
             buffer.append(name)
             buffer.append("\" : ")
@@ -79,27 +79,27 @@ public final class OrganizationJSONWriter {
             buffer.append("[")
             for (index, change) in organization.overrides.enumerated() {
                 buffer.append(index > 0 ? ",\n" : "\n")
-                buffer.append(nested)
+                buffer.append(string: nested)
                 buffer.append("{\n")
-                buffer.append(nested)
+                buffer.append(string: nested)
                 buffer.append("  \"field\" : ")
                 appendString(change.field)
                 if let level1Value = change.level1Value {
                     buffer.append(",\n")
-                    buffer.append(nested)
+                    buffer.append(string: nested)
                     buffer.append("  \"level1Value\" : ")
                     appendString(level1Value)
                 }
                 buffer.append(",\n")
-                buffer.append(nested)
+                buffer.append(string: nested)
                 buffer.append("  \"level2Value\" : ")
                 appendString(change.level2Value)
                 buffer.append("\n")
-                buffer.append(nested)
+                buffer.append(string: nested)
                 buffer.append("}")
             }
             buffer.append("\n")
-            buffer.append(inner)
+            buffer.append(string: inner)
             buffer.append("]")
         }
         string("level2Source", organization.level2Source)
@@ -118,7 +118,7 @@ public final class OrganizationJSONWriter {
             // Member lists are rare (they come with `show`): the encoder writes them.
             key("members")
             let text = (try? PrettyJSON.string(organization.members)) ?? "[]"
-            buffer.append(text.replacingOccurrences(of: "\n", with: "\n" + inner))
+            buffer.append(string: text.replacingOccurrences(of: "\n", with: "\n" + inner))
         }
         string("nickName", organization.nickName)
         if !organization.remarks.isEmpty {
@@ -129,13 +129,13 @@ public final class OrganizationJSONWriter {
             buffer.append("{")
             for (index, remark) in remarks.enumerated() {
                 buffer.append(index > 0 ? ",\n" : "\n")
-                buffer.append(nested)
+                buffer.append(string: nested)
                 appendString(remark.language)
                 buffer.append(" : ")
                 appendString(remark.value)
             }
             buffer.append("\n")
-            buffer.append(inner)
+            buffer.append(string: inner)
             buffer.append("}")
         }
         string("town", organization.town)
@@ -143,7 +143,7 @@ public final class OrganizationJSONWriter {
         string("website", organization.website)
         string("wikipedia", organization.wikipedia)
         buffer.append("\n")
-        buffer.append(indent)
+        buffer.append(string: indent)
         buffer.append("}")
     }
 
@@ -162,7 +162,7 @@ public final class OrganizationJSONWriter {
     private func appendDouble(_ value: Double) {
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        buffer.append(text)
+        buffer.append(string: text)
     }
 
     private func appendString(_ text: String) {

@@ -57,7 +57,9 @@ final class UTF8Buffer {
         count += text.count
     }
 
-    func append(_ text: String) {
+    /// Named apart from `append(_: StaticString)`, so that a choice between two literals
+    /// (`pretty ? "a" : "b"`) stays a static string instead of becoming a `String`.
+    func append(string text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
@@ -113,6 +115,38 @@ final class UTF8Buffer {
 
     // MARK: Escaping
 
+    // Eight bytes at a time: a word with no byte that needs a look is copied as it is. Each test
+    // is nonzero when some byte of `x` is such a byte (bytes that carry no borrow are exact).
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    @inline(__always)
+    private static func word(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(text.baseAddress.unsafelyUnwrapped + index).loadUnaligned(as: UInt64.self))
+    }
+
+    /// A control character (below 0x20) or a byte of a multi-byte character.
+    @inline(__always)
+    private static func controlOrNonASCII(_ x: UInt64) -> UInt64 { ((x &- ones &* 0x20) | x) & highs }
+
+    @inline(__always)
+    private static func has(_ byte: UInt8, _ x: UInt64) -> UInt64 {
+        let difference = x ^ (ones &* UInt64(byte))
+        return (difference &- ones) & ~difference & highs
+    }
+
+    /// True when none of the 8 bytes needs anything in a JSON string (a non-ASCII byte may: U+2028).
+    @inline(__always)
+    private static func isPlainJSON(_ x: UInt64) -> Bool {
+        controlOrNonASCII(x) | has(0x22, x) | has(0x5C, x) == 0
+    }
+
+    /// True when none of the 8 bytes needs anything in XML text (a non-ASCII byte may: U+FFFE).
+    @inline(__always)
+    private static func isPlainXML(_ x: UInt64) -> Bool {
+        controlOrNonASCII(x) | has(0x26, x) | has(0x3C, x) | has(0x3E, x) | has(0x22, x) | has(0x27, x) == 0
+    }
+
     /// What each byte needs in a JSON string: 0 nothing, 1 an escape, 2 a look at U+2028/U+2029.
     private static let jsonClass: [UInt8] = (0..<256).map { byte in
         byte < 0x20 || byte == 0x22 || byte == 0x5C ? 1 : byte == 0xE2 ? 2 : 0
@@ -128,6 +162,10 @@ final class UTF8Buffer {
             var index = 0
             let count = text.count
             while index < count {
+                if index &+ 8 <= count && Self.isPlainJSON(Self.word(text, at: index)) {
+                    index &+= 8
+                    continue
+                }
                 let byte = text[index]
                 let kind = table[Int(byte)]
                 if kind == 0 {
@@ -187,6 +225,10 @@ final class UTF8Buffer {
             var index = 0
             let count = text.count
             while index < count {
+                if index &+ 8 <= count && Self.isPlainXML(Self.word(text, at: index)) {
+                    index &+= 8
+                    continue
+                }
                 let byte = text[index]
                 let kind = table[Int(byte)]
                 if kind == 0 {

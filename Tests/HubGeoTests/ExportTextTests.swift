@@ -42,6 +42,23 @@ struct ExportTextTests {
         #expect(ExportText.xmlEscaped("plain ﻿ text 📷") == "plain ﻿ text 📷")
     }
 
+    @Test("The byte buffer escapes as ExportText does, whatever a character's place in an 8-byte word")
+    func bufferEscapingAtEveryOffset() {
+        let specials = ["\"", "\\", "\n", "\u{01}", "\u{1F}", "&", "<", ">", "'", "\u{2028}", "\u{FFFE}", "é", "€", "📷"]
+        for special in specials {
+            for offset in 0..<20 {
+                let text = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 19 - offset)
+                let buffer = UTF8Buffer()
+                let bytes = Array(text.utf8)
+                bytes.withUnsafeBufferPointer { buffer.append(jsonString: $0) }
+                buffer.append(byte: UInt8(ascii: "|"))
+                bytes.withUnsafeBufferPointer { buffer.append(xmlEscaped: $0) }
+                let written = buffer.withBytes { String(decoding: $0, as: UTF8.self) }
+                #expect(written == ExportText.jsonString(text) + "|" + ExportText.xmlEscaped(text), "\(special) at \(offset)")
+            }
+        }
+    }
+
     @Test("Coordinates: at most 7 decimals, no exponent, no -0")
     func coordinates() {
         #expect(ExportText.coordinate(5.4) == "5.4")
