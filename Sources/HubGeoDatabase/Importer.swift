@@ -34,9 +34,6 @@ public struct Importer: Sendable {
     public let remote: CachedRemoteReader?
     /// Follow include URLs as written (``Level1TreeWalker/followsIncludeURLs``).
     public var followsIncludeURLs = false
-    /// The most organizations a new import holds in memory to insert them in stable id order
-    /// (about 1.7 KB each).
-    var heldLimit = 250_000
 
     public init(reader: DocumentReader) {
         self.reader = reader
@@ -95,9 +92,8 @@ public struct Importer: Sendable {
 
     // MARK: - Sync into an existing database
 
-
-    /// With `inStableIDOrder` (a new database), the organizations are read whole first (up to
-    /// ``heldLimit``; beyond, the import streams) and added sorted by stable id, so that the table's row id order is the exports' order (a scan, no
+    /// With `inStableIDOrder` (a new database), the organizations are read whole first and added
+    /// sorted by stable id, so that the table's row id order is the exports' order (a scan, no
     /// seek per row: ``OrganizationStore/rowIDOrderIsStableIDOrder(_:)``) and the stable id index
     /// grows at its end only.
     private func sync(root: DocumentLocation, level2Files: [DocumentLocation], into store: OrganizationStore,
@@ -108,21 +104,16 @@ public struct Importer: Sendable {
             // Remote documents go through the cache in this import's transaction.
             let session = try remote?.session(cache: documentCache, now: now)
             let loader = HubLoader(reader: session?.reader ?? reader, followsIncludeURLs: followsIncludeURLs)
-            var holding = inStableIDOrder
             var held: [Organization] = []
             var order: [(key: UInt64, index: Int)] = []
             report.loaded = try loader.load(root: root, level2Files: level2Files) { organization in
                 try Interruption.check()
                 report.count(organization)
-                guard holding else { return try add(organization) }
-                order.append((organization.identity.stableHash, held.count))
-                held.append(organization)
-                if held.count >= heldLimit {
-                    // Too many to hold: these go in as read, and the rest streams.
-                    holding = false
-                    for organization in held { try add(organization) }
-                    held = []
-                    order = []
+                if inStableIDOrder {
+                    order.append((organization.identity.stableHash, held.count))
+                    held.append(organization)
+                } else {
+                    try add(organization)
                 }
             }
             order.sort { $0.key < $1.key }  // stable ids are the hashes as fixed-width hex: the same order

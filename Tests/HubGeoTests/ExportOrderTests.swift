@@ -10,10 +10,8 @@ import Testing
 /// new database, imported in stable id order) or walk the stable id index (any other).
 @Suite("Export order")
 struct ExportOrderTests {
-    static func importNew(into path: String, heldLimit: Int? = nil) throws -> OrganizationStore {
-        var importer = Importer(reader: DocumentReader(remoteFetch: nil))
-        if let heldLimit { importer.heldLimit = heldLimit }
-        _ = try importer.run(root: .embedded(EmbeddedData.rootName), database: path)
+    static func importNew(into path: String) throws -> OrganizationStore {
+        _ = try Importer(reader: DocumentReader(remoteFetch: nil)).run(root: .embedded(EmbeddedData.rootName), database: path)
         return try OrganizationStore(path: path)
     }
 
@@ -47,16 +45,6 @@ struct ExportOrderTests {
                 #expect(try Self.export(scanned, kml: kml, language: language) == expected, "kml: \(kml), language: \(language ?? "-")")
             }
         }
-    }
-
-    @Test("A new import of more organizations than it holds streams them all, in reading order")
-    func beyondTheHeldLimit() throws {
-        let directory = try TemporaryDirectory()
-        let streamed = try Self.importNew(into: directory.path("streamed.sqlite"), heldLimit: 3)
-        #expect(try !Self.rowIDOrderIsStableIDOrder(streamed))
-        let sorted = try Self.importNew(into: directory.path("sorted.sqlite"))
-        #expect(try streamed.count(.all) == sorted.count(.all))
-        #expect(try Self.export(streamed, kml: false) == Self.export(sorted, kml: false))
     }
 
     @Test("A re-import that adds an organization ahead of others leaves the export in stable id order")
