@@ -58,9 +58,8 @@ struct ExportRowReader {
         return false
     }
 
-    /// Begins the organization of the current row; returns its id.
-    @discardableResult
-    mutating func start(_ statement: SQLiteStatement) -> Int64 {
+    /// Begins the organization of the current row.
+    mutating func start(_ statement: SQLiteStatement) {
         currentID = sqlite3_column_int64(statement, Column.id.rawValue)
         record.reset()
         preferredRemark.isSet = false
@@ -95,7 +94,6 @@ struct ExportRowReader {
         record.memberCount = record.organizationType == .club && sqlite3_column_type(statement, members) != SQLITE_NULL
             ? Int(sqlite3_column_int64(statement, members)) : nil
         addRemark(statement)
-        return currentID.unsafelyUnwrapped
     }
 
     /// Completes the last organization; false when there was none.
@@ -107,11 +105,8 @@ struct ExportRowReader {
 
     private mutating func addRemark(_ statement: SQLiteStatement) {
         guard sqlite3_column_type(statement, Self.remarkLanguage) != SQLITE_NULL else { return }
-        addRemark(language: Self.text(statement, Self.remarkLanguage), value: Self.text(statement, Self.remarkValue))
-    }
-
-    /// Adds a remark of the current organization (its remarks come by language).
-    mutating func addRemark(language: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        let language = Self.text(statement, Self.remarkLanguage)
+        let value = Self.text(statement, Self.remarkValue)
         if let preferredLanguage, !preferredRemark.isSet, Self.equalIgnoringASCIICase(language, preferredLanguage) {
             preferredRemark.take(language, value)
         }
