@@ -92,34 +92,18 @@ public struct Importer: Sendable {
 
     // MARK: - Sync into an existing database
 
-    /// With `inStableIDOrder` (a new database), the organizations are read whole first and added
-    /// sorted by stable id, so that the table's row id order is the exports' order (a scan, no
-    /// seek per row: ``OrganizationStore/rowIDOrderIsStableIDOrder(_:)``) and the stable id index
-    /// grows at its end only.
     private func sync(root: DocumentLocation, level2Files: [DocumentLocation], into store: OrganizationStore,
-                      inStableIDOrder: Bool = false, now: Date) throws -> Report {
+                      now: Date) throws -> Report {
         var report = Report(loaded: LoadSummary(source: root.description),
                             summary: ImportSummary(), databasePath: store.path)
         report.summary = try store.importOrganizations(source: root.description, now: now) { add, documentCache in
             // Remote documents go through the cache in this import's transaction.
             let session = try remote?.session(cache: documentCache, now: now)
             let loader = HubLoader(reader: session?.reader ?? reader, followsIncludeURLs: followsIncludeURLs)
-            var held: [Organization] = []
-            var order: [(key: UInt64, index: Int)] = []
             report.loaded = try loader.load(root: root, level2Files: level2Files) { organization in
                 try Interruption.check()
                 report.count(organization)
-                if inStableIDOrder {
-                    order.append((organization.identity.stableHash, held.count))
-                    held.append(organization)
-                } else {
-                    try add(organization)
-                }
-            }
-            order.sort { $0.key < $1.key }  // stable ids are the hashes as fixed-width hex: the same order
-            for (_, index) in order {
-                try Interruption.check()
-                try add(held[index])
+                try add(organization)
             }
             // SIGINT or SIGTERM roll the import back, as any failure does.
             try Interruption.check()
@@ -137,7 +121,7 @@ public struct Importer: Sendable {
         var report: Report
         do {
             let store = try OrganizationStore(path: staging.path, connections: .staging)
-            report = try sync(root: root, level2Files: level2Files, into: store, inStableIDOrder: true, now: now)
+            report = try sync(root: root, level2Files: level2Files, into: store, now: now)
             try store.finishStaging()
             try staging.flush()
         } catch StoreError.cannotOpen(_, let reason) {

@@ -12,41 +12,29 @@ extension OrganizationStore {
     /// it. Returns how many.
     package func forEachExportRecord(_ selection: OrganizationSelection, filter: OrganizationFilter, order: ResultOrder,
                              remarkLanguage: String?, body: (ExportRecord) throws -> Void) throws -> Int {
+        let (matches, matchArguments) = try OrganizationQuery(selection, filter: filter, order: order).matchSQL()
+        var arguments = matchArguments
         let localizedColumns: String
         let localizedJoin: String
-        var localizedArguments: [(any DatabaseValueConvertible)?] = []
         if let source = filter.localization, try hasGeocodeCache() {
             // The answer cached for the point in the language, from the endpoint at the zoom.
             localizedColumns = OrganizationQuery.localizedColumns
             localizedJoin = OrganizationQuery.localizedJoin
-            localizedArguments = OrganizationQuery.localizedJoinArguments(source)
+            arguments += OrganizationQuery.localizedJoinArguments(source)
         } else {
             localizedColumns = "NULL, NULL, 0"
             localizedJoin = ""
         }
-        let columns = "\(OrganizationRow.exportColumns), r.language, r.value, \(localizedColumns)"
-        let remarksJoin = "LEFT JOIN organization_remark r ON r.organization_id = o.id"
+        // The CROSS JOIN keeps the matches the outer loop, in their order; each organization's
+        // remarks follow it, by language (the primary key's order). The columns: those of
+        // `ExportRowReader.Column`.
+        let sql = """
+            SELECT \(OrganizationRow.exportColumns), r.language, r.value, \(localizedColumns)
+            FROM (\(matches)) AS m CROSS JOIN organization o ON o.id = m.match_id
+            LEFT JOIN organization_remark r ON r.organization_id = o.id
+            \(localizedJoin)
+            """
         return try database.read { db in
-            // Each organization's remarks follow it, by language (the primary key's order). The
-            // columns: those of `ExportRowReader.Column`.
-            let sql: String
-            var arguments: [(any DatabaseValueConvertible)?]
-            if selection == .all, order == .stableID, filter.limit == nil, filter.offset == 0, try Self.rowIDOrderIsStableIDOrder(db) {
-                // One sequential scan of the table instead of a seek per row.
-                sql = "SELECT \(columns) FROM organization o \(remarksJoin) \(localizedJoin)"
-                    + (filter.type == nil ? "" : " WHERE +o.type = ?") + " ORDER BY o.id"
-                arguments = localizedArguments + (filter.type.map { [$0.rawValue] } ?? [])
-            } else {
-                // The CROSS JOIN keeps the matches the outer loop, in their order.
-                let (matches, matchArguments) = try OrganizationQuery(selection, filter: filter, order: order).matchSQL()
-                sql = """
-                    SELECT \(columns)
-                    FROM (\(matches)) AS m CROSS JOIN organization o ON o.id = m.match_id
-                    \(remarksJoin)
-                    \(localizedJoin)
-                    """
-                arguments = matchArguments + localizedArguments
-            }
             let statement = try db.makeStatement(sql: sql)
             try statement.setArguments(StatementArguments(arguments))
             let handle = statement.sqliteStatement
@@ -72,16 +60,5 @@ extension OrganizationStore {
             return count
         }
     }
-    /// True when the organizations' row ids ascend with their stable ids, as a new import leaves
-    /// them (it inserts in stable id order): then the table's own order is the export's. Walks the
-    /// stable id index alone, which holds the row ids.
-    static func rowIDOrderIsStableIDOrder(_ db: Database) throws -> Bool {
-        let ids = try Int64.fetchCursor(db, sql: "SELECT id FROM organization ORDER BY stable_id")
-        var previous = Int64.min
-        while let id = try ids.next() {
-            if id < previous { return false }
-            previous = id
-        }
-        return true
-    }
 }
+
