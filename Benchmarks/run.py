@@ -640,12 +640,6 @@ STARTUP_ROWS = []
 STARTUP_BINARY = {}
 
 
-def is_static(binary):
-    """True when the binary carries the Swift runtime (no libswiftCore.so among its needed libraries)."""
-    needed = subprocess.run(["readelf", "-d", binary], capture_output=True, text=True, check=True).stdout
-    return "libswiftCore.so" not in needed
-
-
 def hyperfine(commands, runs):
     """Medians in seconds of each command (hyperfine -N: no shell; output discarded), in one run of hyperfine."""
     report = os.path.join(WORK, "hyperfine.json")
@@ -660,11 +654,12 @@ def bench_startup(args):
     built-in data against the sqlite3 CLI running the R*Tree part of that query on the same file."""
     folder = os.path.join(WORK, "startup")
     os.makedirs(folder, exist_ok=True)
-    static = is_static(args.hubgeo)
+    # Linked statically when no libswiftCore.so is among the libraries it needs.
+    needed = subprocess.run(["readelf", "-d", args.hubgeo], capture_output=True, text=True, check=True).stdout
+    static = "libswiftCore.so" not in needed
     hello = os.path.join(folder, "hello-static" if static else "hello-dynamic")
     subprocess.run(["swiftc", "-O"] + (["-static-stdlib"] if static else []) +
                    [os.path.join(HERE, "hello", "hello.swift"), "-o", hello], check=True, cwd=folder)
-    needed = subprocess.run(["readelf", "-d", args.hubgeo], capture_output=True, text=True, check=True).stdout
     loaded = subprocess.run(["ldd", args.hubgeo], capture_output=True, text=True).stdout.splitlines()
     STARTUP_BINARY.update(static=static, size=os.path.getsize(args.hubgeo),
                           needed=re.findall(r"Shared library: \[([^\]]+)\]", needed), ldd=len(loaded))
