@@ -136,7 +136,9 @@ bench: bench-deps release
 STATIC          ?= 1
 DIST_SCRATCH    := .build-dist
 RELEASE_SCRATCH  = $(if $(filter 1,$(STATIC)),$(DIST_SCRATCH),.build)
-RELEASE_FLAGS    = $(if $(filter 1,$(STATIC)),--static-swift-stdlib)
+# --no-export-dynamic: swiftc exports every symbol of an executable (280,000 here, for plugins that a
+# CLI never loads); without that table the loader's work at each start shrinks (README, "Install").
+RELEASE_FLAGS    = $(if $(filter 1,$(STATIC)),--static-swift-stdlib) -Xlinker --no-export-dynamic
 RELEASE_BIN      = $(RELEASE_SCRATCH)/release/hubgeo
 # Dates the man page and the files of the dist archive: the last commit's time.
 ifndef SOURCE_DATE_EPOCH
