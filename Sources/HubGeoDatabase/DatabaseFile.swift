@@ -108,7 +108,7 @@ enum DatabaseFile {
     static func requireOwnOrAbsent(_ path: String) throws -> Kind {
         let kind = try kind(of: path)
         guard kind == .unstamped else { return kind }
-        let writer = try OrganizationStore.openReadOnly(path: path, oneConnection: true)
+        let writer = try OrganizationStore.openReadOnly(path: path, pool: false)
         defer { try? writer.close() }
         let contents = try writer.read { db in try inspectContents(db, path: path) }
         return contents == .noTables ? .empty : .hubgeo

@@ -24,9 +24,9 @@ extension OrganizationStore {
     /// Opens the database at `path` for queries: an existing database with organizations is
     /// opened read-only and never changed; a missing, empty or half-made one first gets the data
     /// built into hubgeo (the one write a query may make), whose report this returns too.
-    /// `oneConnection`: see ``Access/readOnlyOneConnection``.
-    public static func openForQueries(path: String, oneConnection: Bool = false) throws -> (store: OrganizationStore, firstImport: Importer.Report?) {
-        if let store = try openReadOnlyIfPopulated(path: path, oneConnection: oneConnection) { return (store, nil) }
+    /// `access`: ``Access/readOnly`` (one connection) or ``Access/readOnlyPool`` (concurrent readers).
+    public static func openForQueries(path: String, access: Access = .readOnly) throws -> (store: OrganizationStore, firstImport: Importer.Report?) {
+        if let store = try openReadOnlyIfPopulated(path: path, access: access) { return (store, nil) }
         return try openImportingBuiltInData(path: path)
     }
 }

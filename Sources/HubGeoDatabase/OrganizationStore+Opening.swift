@@ -10,10 +10,11 @@ import HubGeoReader
 extension OrganizationStore {
     /// The database at `path` opened read-only, when it exists and holds organizations; nil when
     /// it is missing or holds none yet (a query then imports the built-in data first: ``Importer``).
-    /// `oneConnection`: see ``Access/readOnlyOneConnection``.
-    public static func openReadOnlyIfPopulated(path: String, oneConnection: Bool = false) throws -> OrganizationStore? {
+    /// `access`: ``Access/readOnly`` or ``Access/readOnlyPool``.
+    public static func openReadOnlyIfPopulated(path: String, access readOnlyAccess: Access = .readOnly) throws -> OrganizationStore? {
+        precondition(readOnlyAccess != .readWrite, "openReadOnlyIfPopulated opens read-only")
         guard access(path, F_OK) == 0 else { return nil }
-        let store = try OrganizationStore(path: path, access: oneConnection ? .readOnlyOneConnection : .readOnly)
+        let store = try OrganizationStore(path: path, access: readOnlyAccess)
         guard try store.hasSchema(), try !store.isEmpty() else { return nil }
         return store
     }
@@ -31,11 +32,11 @@ extension OrganizationStore {
         }
     }
 
-    /// A read-only pool on an existing file, or one connection (`oneConnection`). SQLite needs the
+    /// One read-only connection to an existing file, or a pool of them (`pool`). SQLite needs the
     /// `-shm` file of a WAL database even to read it; where it cannot create one (a read-only
     /// directory or medium) and none exists, nobody can be writing the database either, so it is
     /// opened as immutable.
-    static func openReadOnly(path: String, oneConnection: Bool = false) throws -> any DatabaseWriter {
+    static func openReadOnly(path: String, pool: Bool) throws -> any DatabaseWriter {
         guard access(path, F_OK) == 0 else {
             throw StoreError.cannotOpen(path: path, reason: "no such file")
         }
@@ -53,9 +54,9 @@ extension OrganizationStore {
                 try db.execute(sql: "PRAGMA cache_size = -8192")
             }
             // A pool opens a writer connection besides its readers, even read-only.
-            let writer: any DatabaseWriter = oneConnection
-                ? try DatabaseQueue(path: name, configuration: configuration)
-                : try DatabasePool(path: name, configuration: configuration)
+            let writer: any DatabaseWriter = pool
+                ? try DatabasePool(path: name, configuration: configuration)
+                : try DatabaseQueue(path: name, configuration: configuration)
             // The first read is what needs the -shm file.
             _ = try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
             return writer

@@ -31,14 +31,15 @@ public final class OrganizationStore: Sendable {
         case readWrite
         /// Opens an existing database read-only and never changes it: no SpatiaLite, no schema
         /// set-up. A database in a read-only place (permissions, read-only media) is opened as
-        /// immutable when SQLite cannot create its shared-memory file there.
+        /// immutable when SQLite cannot create its shared-memory file there. One connection, whose
+        /// reads take turns: for a command that reads and exits.
         case readOnly
-        /// As ``readOnly``, on one connection: for a command that reads and exits. A pool opens
-        /// a writer connection besides each reader, and SQLite reads the schema on each.
-        case readOnlyOneConnection
+        /// As ``readOnly``, with a pool of connections that read at the same time: for a server.
+        /// A pool opens a writer connection besides its readers, and SQLite reads the schema on each.
+        case readOnlyPool
     }
 
-    /// True when the store was opened with ``Access/readOnly``.
+    /// True when the store was opened with ``Access/readOnly`` or ``Access/readOnlyPool``.
     public let isReadOnly: Bool
 
     /// Opens the database at `path`. With `.readWrite` (the default) it is created when needed,
@@ -46,8 +47,8 @@ public final class OrganizationStore: Sendable {
     /// geocode cache's) brought up to date; with `.readOnly` it must exist and is only read.
     public convenience init(path: String, access: Access = .readWrite) throws {
         switch access {
-        case .readOnly: try self.init(readOnlyPath: path, oneConnection: false)
-        case .readOnlyOneConnection: try self.init(readOnlyPath: path, oneConnection: true)
+        case .readOnly: try self.init(readOnlyPath: path, pool: false)
+        case .readOnlyPool: try self.init(readOnlyPath: path, pool: true)
         case .readWrite: try self.init(path: path, connections: .pool)
         }
     }
@@ -59,11 +60,11 @@ public final class OrganizationStore: Sendable {
         database = StoreDatabase(writer: store.database.writer, snapshot: SnapshotConnection(db))
     }
 
-    private init(readOnlyPath path: String, oneConnection: Bool) throws {
+    private init(readOnlyPath path: String, pool: Bool) throws {
         self.path = path
         isReadOnly = true
         let kind = try DatabaseFile.kind(of: path)
-        let writer = try Self.openReadOnly(path: path, oneConnection: oneConnection)
+        let writer = try Self.openReadOnly(path: path, pool: pool)
         if kind == .unstamped {
             // Throws for another program's tables; a file with none reads as a database with no organizations.
             _ = try writer.read { db in try DatabaseFile.inspectContents(db, path: path) }

@@ -37,7 +37,7 @@ struct BBoxCommand: ParsableCommand {
 
     func run() throws {
         let filter = try query.filter()
-        let store = try database.openStoreForQueries(oneConnection: true)
+        let store = try database.openStoreForQueries()
         let selection = OrganizationSelection.within(west: minLongitude.value, south: minLatitude.value,
                                                      east: maxLongitude.value, north: maxLatitude.value)
         try ResultPrinter.print(store, selection, filter: filter, order: .name, format: query.format)

@@ -39,7 +39,7 @@ struct NearCommand: ParsableCommand {
         let queryFilter = try query.filter()
         let center = GeoPoint(latitude: latitude.value, longitude: longitude.value)
         // The circle that holds the nearest and its organizations: from one snapshot.
-        try database.openStoreForQueries(oneConnection: true).snapshot { store in
+        try database.openStoreForQueries().snapshot { store in
             let (selection, filter) = if let km {
                 (OrganizationSelection.near(center, radiusMeters: km * 1000), queryFilter)
             } else {

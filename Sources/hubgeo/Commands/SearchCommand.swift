@@ -14,7 +14,7 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let filter = try query.filter()
-        let store = try database.openStoreForQueries(oneConnection: true)
+        let store = try database.openStoreForQueries()
         try ResultPrinter.print(store, .search(text), filter: filter, order: .name, format: query.format)
     }
 }

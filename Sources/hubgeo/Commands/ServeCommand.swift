@@ -51,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = ServerSettings(host: host, port: port, featureCap: maxFeatures,
                                       requestTimeout: .milliseconds(Int64(timeout * 1000)),
                                       languages: try languages.map { try LanguageList.parse($0) } ?? [])
-        let store = try database.openStoreForQueries()
+        let store = try database.openStoreForQueries(access: .readOnlyPool)
         // `lang` shows the answers cached with the endpoint and zoom `localize` would use.
         let nominatim = try NominatimConfiguration.resolve()
         let server = try MapServer(store: store, settings: settings, assets: try LeafletAssets.load(),

@@ -20,7 +20,7 @@ struct ShowCommand: ParsableCommand {
     func run() throws {
         let source = try language.source()
         // The organization and its localized place: from one snapshot.
-        let (organization, localized) = try database.openStoreForQueries(oneConnection: true).snapshot { store in
+        let (organization, localized) = try database.openStoreForQueries().snapshot { store in
             let organization = try store.organization(named: name)
             let localized = try source.map { source in
                 try store.localizedPlace(of: organization, source: source)

@@ -13,7 +13,7 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
-        let statistics = try database.openStoreForQueries(oneConnection: true).statistics()
+        let statistics = try database.openStoreForQueries().statistics()
         switch format {
         case .json:
             Console.printVerbatim(try PrettyJSON.string(statistics))

@@ -18,10 +18,10 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Opens the database for a query: read-only, never changed. A missing or empty database
-    /// first gets the embedded data (the one write a query may make). `oneConnection` for a
-    /// command that reads and exits (see ``OrganizationStore/Access/readOnlyOneConnection``).
-    func openStoreForQueries(oneConnection: Bool = false) throws -> OrganizationStore {
-        let (store, firstImport) = try OrganizationStore.openForQueries(path: resolvedPath, oneConnection: oneConnection)
+    /// first gets the embedded data (the one write a query may make). One connection, for a
+    /// command that reads and exits; `.readOnlyPool` for concurrent readers (the server).
+    func openStoreForQueries(access: OrganizationStore.Access = .readOnly) throws -> OrganizationStore {
+        let (store, firstImport) = try OrganizationStore.openForQueries(path: resolvedPath, access: access)
         noteFirstImport(store, firstImport)
         return store
     }
