@@ -106,4 +106,20 @@ struct TerminalSafeTests {
     func distancesHaveTwoDecimalsAsPrintfWritesThem(_ value: Double) {
         #expect(ResultPrinter.twoDecimals(value) == String(format: "%.2f", value))
     }
+
+    /// The same for every halfway point up to 1,000 km and its neighbours, and for random values
+    /// of every magnitude up to where `vsnprintf` takes over.
+    @Test func distancesMatchPrintfAroundEveryHalfwayPoint() {
+        var values: [Double] = []
+        for n in 0..<100_000 {
+            let halfway = (Double(n) + 0.5) / 100
+            values += [halfway, halfway.nextUp, halfway.nextDown, -halfway]
+        }
+        var generator = SplitMix64(seed: 22)
+        for _ in 0..<100_000 {
+            values.append(Double.random(in: 0..<1, using: &generator) * Double(sign: .plus, exponent: Int.random(in: -20...45, using: &generator), significand: 1))
+        }
+        let firstMismatches = Array(values.lazy.filter { ResultPrinter.twoDecimals($0) != String(format: "%.2f", $0) }.prefix(5))
+        #expect(firstMismatches.isEmpty)
+    }
 }
