@@ -31,11 +31,11 @@ struct HubGeoCommand: AsyncParsableCommand {
         }
         do {
             let protected = NegativeNumberArguments.protect(arguments)
-            var command = try subcommandParsedAlone(protected) ?? parseAsRoot(protected)
+            var command = try PlainArguments.command(protected) ?? subcommandParsedAlone(protected) ?? parseAsRoot(protected)
             // `serve` is the one async command. A cast to its type costs nothing; a cast to the
             // AsyncParsableCommand protocol scans the conformance tables (~0.7 M instructions,
             // 0.8 % of a `near`), for every command.
-            if var serve = command as? ServeCommand {
+            if let serve = command as? ServeCommand {
                 try await serve.run()
             } else {
                 try command.run()

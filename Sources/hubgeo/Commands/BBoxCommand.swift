@@ -43,3 +43,18 @@ struct BBoxCommand: ParsableCommand {
         try ResultPrinter.print(store, selection, filter: filter, order: .name, format: query.format)
     }
 }
+
+extension BBoxCommand: PlainParsable {
+    static func plain(_ arguments: inout PlainArguments) throws -> Self {
+        var parsed = Self()
+        parsed.minLatitude = try arguments.value()
+        parsed.minLongitude = try arguments.value()
+        parsed.maxLatitude = try arguments.value()
+        parsed.maxLongitude = try arguments.value()
+        parsed.query = try QueryOptions.plain(&arguments)
+        parsed.database = try DatabaseOptions.plain(&arguments)
+        try arguments.finish()
+        try parsed.validate()
+        return parsed
+    }
+}

@@ -49,3 +49,18 @@ struct NearCommand: ParsableCommand {
         }
     }
 }
+
+extension NearCommand: PlainParsable {
+    static func plain(_ arguments: inout PlainArguments) throws -> Self {
+        var parsed = Self()
+        parsed.latitude = try arguments.value()
+        parsed.longitude = try arguments.value()
+        parsed.km = try arguments.option("km")
+        parsed.nearest = try arguments.option("nearest")
+        parsed.query = try QueryOptions.plain(&arguments)
+        parsed.database = try DatabaseOptions.plain(&arguments)
+        try arguments.finish()
+        try parsed.validate()
+        return parsed
+    }
+}

@@ -18,3 +18,15 @@ struct SearchCommand: ParsableCommand {
         try ResultPrinter.print(store, .search(text), filter: filter, order: .name, format: query.format)
     }
 }
+
+extension SearchCommand: PlainParsable {
+    static func plain(_ arguments: inout PlainArguments) throws -> Self {
+        var parsed = Self()
+        parsed.text = try arguments.value()
+        parsed.query = try QueryOptions.plain(&arguments)
+        parsed.database = try DatabaseOptions.plain(&arguments)
+        try arguments.finish()
+        try parsed.validate()
+        return parsed
+    }
+}

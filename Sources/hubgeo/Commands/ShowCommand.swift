@@ -37,3 +37,16 @@ struct ShowCommand: ParsableCommand {
         }
     }
 }
+
+extension ShowCommand: PlainParsable {
+    static func plain(_ arguments: inout PlainArguments) throws -> Self {
+        var parsed = Self()
+        parsed.name = try arguments.value()
+        parsed.format = try arguments.option("format") ?? .table
+        parsed.language = try LanguageOption.plain(&arguments)
+        parsed.database = try DatabaseOptions.plain(&arguments)
+        try arguments.finish()
+        try parsed.validate()
+        return parsed
+    }
+}
