@@ -20,11 +20,20 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the database for a query: read-only, never changed. A missing or empty database
     /// first gets the embedded data (the one write a query may make). One connection, for a
     /// command that reads and exits; `.readOnlyPool` for concurrent readers (the server).
+    ///
+    /// The store stays open until the process exits, which releases the file and its locks: a
+    /// reader leaves SQLite nothing to finish, and closing would cost a query's start-up a fifth of
+    /// its instructions (GRDB's queue teardown starts a dispatch thread and unregisters from the
+    /// notification center).
     func openStoreForQueries(access: OrganizationStore.Access = .readOnly) throws -> OrganizationStore {
         let (store, firstImport) = try OrganizationStore.openForQueries(path: resolvedPath, access: access)
         noteFirstImport(store, firstImport)
+        Self.openUntilExit.append(store)
         return store
     }
+
+    /// The stores ``openStoreForQueries(access:)`` opened: never released, so never closed.
+    nonisolated(unsafe) private static var openUntilExit: [OrganizationStore] = []
 
     private func noteFirstImport(_ store: OrganizationStore, _ firstImport: Importer.Report?) {
         if let report = firstImport {
