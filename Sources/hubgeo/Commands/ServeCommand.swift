@@ -59,11 +59,13 @@ struct ServeCommand: AsyncParsableCommand {
         let path = store.path
         try await server.run { address, port in
             let shown = address.contains(":") ? "[\(address)]" : address
-            Console.note("Serving \(path) on http://\(shown):\(port)/ (Ctrl-C stops)")
+            // One write, so that whoever reads the "Serving" line has the warning too.
+            var note = "Serving \(path) on http://\(shown):\(port)/ (Ctrl-C stops)"
             if !Self.isLoopback(address) {
-                Console.note("warning: listening on \(shown), which other machines can reach: anyone who reaches this machine "
-                    + "can use the API (--host 127.0.0.1 keeps it to this machine)")
+                note += "\nwarning: listening on \(shown), which other machines can reach: anyone who reaches this machine "
+                    + "can use the API (--host 127.0.0.1 keeps it to this machine)"
             }
+            Console.note(note)
         }
         Console.note("Stopped.")
     }
