@@ -647,13 +647,20 @@ STARTUP_ROWS = []
 STARTUP_BINARY = {}
 
 
-def hyperfine(commands, runs):
-    """Medians in seconds of each command (hyperfine -N: no shell; output discarded), in one run of hyperfine."""
+def hyperfine(commands, runs, rounds=10):
+    """Medians in seconds of each command (hyperfine -N: no shell; output discarded) over `runs` runs, taken
+    in `rounds` alternating hyperfine runs of runs/rounds each: a shared machine's speed drifts over a run,
+    and alternating puts the drift on both sides of a ratio instead of one."""
     report = os.path.join(WORK, "hyperfine.json")
-    subprocess.run(["hyperfine", "-N", "--warmup", "20", "--runs", str(runs), "--export-json", report] + commands,
-                   env=ENV, capture_output=True, text=True, check=True)
-    with open(report) as f:
-        return [result["median"] for result in json.load(f)["results"]]
+    times = [[] for _ in commands]
+    per_round = max(1, runs // rounds)
+    for _ in range(rounds):
+        subprocess.run(["hyperfine", "-N", "--warmup", "5", "--runs", str(per_round), "--export-json", report] + commands,
+                       env=ENV, capture_output=True, text=True, check=True)
+        with open(report) as f:
+            for index, result in enumerate(json.load(f)["results"]):
+                times[index] += result["times"]
+    return [statistics.median(each) for each in times]
 
 
 def bench_startup(args):
@@ -794,7 +801,7 @@ def main():
             lines.append(f"| {name} | {seconds(mine)} | {peer} | {seconds(theirs)} | {mine / theirs:.2f} | {target_text(name, mine / theirs)} |")
         sections["startup"] = (
             when.replace(f"sizes {', '.join(f'{n:,}' for n in sizes)}, median of {args.runs} runs",
-                         f"median of {args.startup_runs} runs (hyperfine -N, 20 warm-up runs)") + "\n\n" + about_machine + "\n\n"
+                         f"median of {args.startup_runs} runs (hyperfine -N, in 10 rounds that alternate the two sides, 5 warm-up runs each)") + "\n\n" + about_machine + "\n\n"
             f"Start-up, end to end, on the data built into hubgeo (131 organizations, imported once). The binary measured: "
             f"{'the Swift runtime linked in (--static-swift-stdlib)' if binary['static'] else 'the Swift runtime as shared libraries'}, "
             f"{binary['size'] / 1e6:.0f} MB, {len(binary['needed'])} libraries needed ({', '.join(binary['needed'])}), "
