@@ -800,8 +800,8 @@ def main():
         for name, mine, peer, theirs in STARTUP_ROWS:
             lines.append(f"| {name} | {seconds(mine)} | {peer} | {seconds(theirs)} | {mine / theirs:.2f} | {target_text(name, mine / theirs)} |")
         sections["startup"] = (
-            when.replace(f"sizes {', '.join(f'{n:,}' for n in sizes)}, median of {args.runs} runs",
-                         f"median of {args.startup_runs} runs (hyperfine -N, in 10 rounds that alternate the two sides, 5 warm-up runs each)") + "\n\n" + about_machine + "\n\n"
+            f"Written by `make bench` (Benchmarks/run.py) on {time.strftime('%Y-%m-%d')}: median of {args.startup_runs} runs "
+            f"(hyperfine -N, in 10 rounds that alternate the two sides, 5 warm-up runs each).\n\n" + about_machine + "\n\n"
             f"Start-up, end to end, on the data built into hubgeo (131 organizations, imported once). The binary measured: "
             f"{'the Swift runtime linked in (--static-swift-stdlib)' if binary['static'] else 'the Swift runtime as shared libraries'}, "
             f"{binary['size'] / 1e6:.0f} MB, {len(binary['needed'])} libraries needed ({', '.join(binary['needed'])}), "
