@@ -15,7 +15,7 @@ extension OrganizationStore {
         precondition(readOnlyAccess != .readWrite, "openReadOnlyIfPopulated opens read-only")
         guard access(path, F_OK) == 0 else { return nil }
         let store = try OrganizationStore(path: path, access: readOnlyAccess)
-        guard try store.hasSchema(), try !store.isEmpty() else { return nil }
+        guard try store.isPopulated() else { return nil }
         return store
     }
 
@@ -25,10 +25,13 @@ extension OrganizationStore {
         try database.read { db in try db.tableExists("geocode_cache") }
     }
 
-    /// True when the file holds hubgeo's tables (it may still hold no organization).
-    func hasSchema() throws -> Bool {
+    /// True when the file holds hubgeo's tables and at least one organization, in one read (each
+    /// read is a transaction of its own, at every query's start).
+    func isPopulated() throws -> Bool {
         try database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT count(*) = 2 FROM sqlite_master WHERE type = 'table' AND name IN ('organization', 'organization_remark')") ?? false
+            guard try Bool.fetchOne(db, sql: "SELECT count(*) = 2 FROM sqlite_master WHERE type = 'table' AND name IN ('organization', 'organization_remark')") == true
+            else { return false }
+            return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM organization)") ?? false
         }
     }
 
