@@ -31,7 +31,14 @@ struct PlainArguments {
               let type = plainCommands.first(where: { $0.configuration.commandName == name }),
               var plain = PlainArguments(arguments.dropFirst())
         else { return nil }
-        return try? type.plain(&plain)
+        do {
+            var command = try type.plain(&plain)
+            try plain.finish()
+            try command.validate()
+            return command
+        } catch {
+            return nil
+        }
     }
 
     private init?(_ arguments: ArraySlice<String>) {
@@ -77,7 +84,8 @@ struct PlainArguments {
 /// A command that can be read from ``PlainArguments``.
 protocol PlainParsable: ParsableCommand {
     /// The command with every property set from `arguments` (defaults as declared), its option
-    /// groups' too, each `validate()`d as the parser would; throws for anything left over. (A
+    /// groups' too, each group `validate()`d as the parser would (``PlainArguments/command(_:)``
+    /// then declines what is left over and validates the command itself). (A
     /// function, not an initializer: in an initializer, assigning a property of swift-argument-
     /// parser's wrappers makes a new definition, not a value.)
     static func plain(_ arguments: inout PlainArguments) throws -> Self

@@ -53,8 +53,6 @@ extension BBoxCommand: PlainParsable {
         parsed.maxLongitude = try arguments.value()
         parsed.query = try QueryOptions.plain(&arguments)
         parsed.database = try DatabaseOptions.plain(&arguments)
-        try arguments.finish()
-        try parsed.validate()
         return parsed
     }
 }

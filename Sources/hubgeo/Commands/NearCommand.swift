@@ -59,8 +59,6 @@ extension NearCommand: PlainParsable {
         parsed.nearest = try arguments.option("nearest")
         parsed.query = try QueryOptions.plain(&arguments)
         parsed.database = try DatabaseOptions.plain(&arguments)
-        try arguments.finish()
-        try parsed.validate()
         return parsed
     }
 }

@@ -25,8 +25,6 @@ extension SearchCommand: PlainParsable {
         parsed.text = try arguments.value()
         parsed.query = try QueryOptions.plain(&arguments)
         parsed.database = try DatabaseOptions.plain(&arguments)
-        try arguments.finish()
-        try parsed.validate()
         return parsed
     }
 }

@@ -45,8 +45,6 @@ extension ShowCommand: PlainParsable {
         parsed.format = try arguments.option("format") ?? .table
         parsed.language = try LanguageOption.plain(&arguments)
         parsed.database = try DatabaseOptions.plain(&arguments)
-        try arguments.finish()
-        try parsed.validate()
         return parsed
     }
 }

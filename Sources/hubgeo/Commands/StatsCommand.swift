@@ -46,8 +46,6 @@ extension StatsCommand: PlainParsable {
         var parsed = Self()
         parsed.format = try arguments.option("format") ?? .table
         parsed.database = try DatabaseOptions.plain(&arguments)
-        try arguments.finish()
-        try parsed.validate()
         return parsed
     }
 }
