@@ -14,7 +14,7 @@ TEST_DEBS    := python3 python3-pip python3-venv gdal-bin libxml2-utils time sql
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps bench-deps dist-deps kml-schema python-tools build run test test-integration nominatim-start \
+.PHONY: all deps check-inside test-deps bench-deps dist-deps kml-schema python-tools build run test test-integration nominatim-start \
 	nominatim-stop nominatim-status nominatim-clean fuzz bench release manual-tool install uninstall dist dist-test \
 	clean
 
@@ -59,7 +59,12 @@ python-tools: test-deps
 	fi
 	@python3 scripts/fetch-sarif-schema.py .build/sarif-schema
 
-test: test-deps kml-schema python-tools
+# Fails, naming the file and line, when a test, script or benchmark names a path outside the repository
+# (a user's clone has nothing beside it): scripts/check-inside.py.
+check-inside: test-deps
+	@python3 scripts/check-inside.py
+
+test: test-deps check-inside kml-schema python-tools
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip HubGeoIntegrationTests
 

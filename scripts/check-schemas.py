@@ -4,9 +4,9 @@
 1. Each schema is valid against the draft 2020-12 meta-schema, every key in it has a title and a
    description (for editors), and the definitions that the Level 1 and Level 2 schemas share
    are identical.
-2. Every Level 0/1/2 file under Data/, Tests/HubGeoTests/Fixtures/upstream/ and
-   <repo>/../shared/data/photo-club-hub/ (skipped with a note when that folder is missing) is
-   checked against the schema of its level, with Python's jsonschema (Draft202012Validator,
+2. Every Level 0/1/2 file under Data/ (upstream's JSON/) and Tests/HubGeoTests/Fixtures/upstream/
+   (upstream's Tests/JSON/) is checked against the schema of its level (a folder that is missing or
+   holds no such file fails), with Python's jsonschema (Draft202012Validator,
    no format checks) and with check-jsonschema (ECMAScript regexes, as editors use). Each must
    be accepted, except the upstream fixtures listed in MEANT_INVALID, which must be rejected.
 3. Mutated copies of real files, written to a temporary folder, must be rejected by both
@@ -39,12 +39,11 @@ except ImportError:
     sys.exit("check-schemas.py needs jsonschema: pip install jsonschema check-jsonschema")
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "data" / "photo-club-hub"
 SCHEMAS = {level: REPO / "docs" / "schemas" / f"level{level}.schema.json" for level in (0, 1, 2)}
-DATA_FOLDERS = [REPO / "Data", REPO / "Tests" / "HubGeoTests" / "Fixtures" / "upstream", SHARED]
+DATA_FOLDERS = [REPO / "Data", REPO / "Tests" / "HubGeoTests" / "Fixtures" / "upstream"]
 
-# Upstream test fixtures (by folder/name, in Tests/HubGeoTests/Fixtures/upstream/ and in the
-# shared Tests/JSON/) that are meant to be invalid, and why. Every other file must be accepted.
+# Upstream test fixtures (by folder/name, in Tests/HubGeoTests/Fixtures/upstream/, upstream's
+# Tests/JSON/) that are meant to be invalid, and why. Every other file must be accepted.
 # Fixtures that `hubgeo validate` reports with errors about something other than a file's shape
 # stay valid for a schema: recursionA/B.level1.json (they include each other: a cycle is a
 # property of the tree), IncludeParent.level1.json (a header that includes a file missing here);
@@ -91,12 +90,10 @@ def level_of(path):
 
 
 def display(path):
-    for base, shown in ((REPO, ""), (REPO.parent, "../")):
-        try:
-            return shown + str(path.relative_to(base))
-        except ValueError:
-            pass
-    return str(path)
+    try:
+        return str(path.relative_to(REPO))
+    except ValueError:
+        return str(path)
 
 
 def strict_json(text):
@@ -424,18 +421,18 @@ def main():
     cases = []
     found_invalid = set()
     for folder in DATA_FOLDERS:
-        if not folder.is_dir():
-            print(f"note: {display(folder)} is missing; its files are not checked")
-            continue
+        found = 0
         for path in sorted(folder.rglob("*.json")):
             level = level_of(path)
             if level is None:
                 continue
+            found += 1
             key = f"{path.parent.name}/{path.name}"
-            reason = MEANT_INVALID.get(key) if "Tests" in path.relative_to(folder).parts or folder.name == "upstream" else None
+            reason = MEANT_INVALID.get(key) if folder.name == "upstream" else None
             if reason:
                 found_invalid.add(key)
             cases.append(Case("file", display(path), path, level, reason is None, reason or ""))
+        report(found > 0, "file", f"{display(folder)} holds {found} Level 0/1/2 files")
     missing = sorted(set(MEANT_INVALID) - found_invalid)
     report(not missing, "file", "every fixture listed as meant to be invalid exists"
            + (f"; not found: {', '.join(missing)}" if missing else ""))

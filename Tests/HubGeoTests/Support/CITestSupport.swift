@@ -2,14 +2,12 @@ import Foundation
 import HubGeoTestSupport
 import Testing
 
-/// What the CI-output tests share: the real Photo Club Hub data beside the repository, a changed
+/// What the CI-output tests share: the real Photo Club Hub data in the repository's `Data/`, a changed
 /// copy of it, hubgeo run in a folder (paths in annotations are relative to it), the pinned Python
 /// tools of `make python-tools`, and golden files.
 enum CITestSupport {
-    /// `../shared/data/photo-club-hub/JSON` beside the repository (see its SOURCE.md).
-    static let realData = TestPaths.packageRoot.deletingLastPathComponent()
-        .appendingPathComponent("shared/data/photo-club-hub/JSON")
-    static var hasRealData: Bool { FileManager.default.fileExists(atPath: realData.appendingPathComponent("root_.level1.json").path) }
+    /// `Data/`: upstream's JSON folder, verbatim (see its SOURCE.md).
+    static let realData = TestPaths.packageRoot.appendingPathComponent("Data")
 
     /// The Python tool `name` of `make python-tools` (.build/python-tools/bin), else on PATH.
     static func pythonTool(_ name: String) throws -> URL {
@@ -21,10 +19,14 @@ enum CITestSupport {
         return found
     }
 
-    /// A copy of the real data at `folder/JSON`.
+    /// A copy of the real data's JSON files at `folder/JSON`, as upstream's JSON folder holds them.
+    @discardableResult
     static func copyRealData(into folder: URL) throws -> URL {
         let target = folder.appendingPathComponent("JSON")
-        try FileManager.default.copyItem(at: realData, to: target)
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: realData.path) where name.hasSuffix(".json") {
+            try FileManager.default.copyItem(at: realData.appendingPathComponent(name), to: target.appendingPathComponent(name))
+        }
         return target
     }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `hubgeo diff` on the real data and a changed copy: golden output per format, exit codes as diff
 /// has them, --db, --warn-moved, and the probable renames of import.
-@Suite("hubgeo diff", .serialized, .enabled(if: CITestSupport.hasRealData, "needs ../shared/data/photo-club-hub"))
+@Suite("hubgeo diff", .serialized)
 struct DiffCommandTests {
     @Test("equal trees: exit 0 and a summary of unchanged organizations")
     func equal() throws {

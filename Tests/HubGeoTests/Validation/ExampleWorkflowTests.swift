@@ -30,7 +30,7 @@ struct ExampleWorkflowTests {
         return (try #require(run), directory)
     }
 
-    @Test("its validate and diff steps annotate a pull request that changes the data", .enabled(if: CITestSupport.hasRealData))
+    @Test("its validate and diff steps annotate a pull request that changes the data")
     func stepsAnnotate() throws {
         let workspace = try TestPaths.temporaryDirectory()
         for side in ["base", "head"] {

@@ -90,8 +90,7 @@ struct ReadingRulesTests {
         #expect(level0.diagnostics.map(\.rule) == [.wrongType])
     }
 
-    @Test("the legacy root.level1.json against the tree: 129 against 131, 2 only in the legacy file, 4 only in the tree, 7 that differ",
-          .enabled(if: CITestSupport.hasRealData, "needs ../shared/data/photo-club-hub"))
+    @Test("the legacy root.level1.json against the tree: 129 against 131, 2 only in the legacy file, 4 only in the tree, 7 that differ")
     func legacyDrift() throws {
         let report = Validator(reader: DocumentReader(remoteFetch: nil)).validate([.file(CITestSupport.realData)])
         let drift = report.diagnostics.filter { $0.rule == .legacyDrift }
@@ -105,7 +104,7 @@ struct ReadingRulesTests {
         #expect(drift.allSatisfy { $0.severity == .warning })
     }
 
-    @Test("every diagnostic has a rule, a line and a column; a span covers its value", .enabled(if: CITestSupport.hasRealData))
+    @Test("every diagnostic has a rule, a line and a column; a span covers its value")
     func positions() throws {
         let directory = try TestPaths.temporaryDirectory()
         let json = try CITestSupport.copyRealData(into: directory.url)
