@@ -65,11 +65,28 @@ extension OrganizationStore {
         Geodesic.distance(a, b)
     }
 
-    /// The one organization that `name` designates: its nickname, its full name or its stable id
-    /// (ignoring case and accents), or else the only one whose names contain it. Throws
-    /// ``OrganizationLookupError`` when none or several match, ``StoreError`` when the database fails.
+    /// The organization whose id (the 16 hexadecimal digits every answer carries) is `id`, exactly;
+    /// nil when none has it. Names are not looked at: an id that is also a nickname finds the id's.
+    public func organization(id: String) throws -> Organization? {
+        try snapshot { store in
+            guard let row = try store.database.read({ db in
+                try Int64.fetchOne(db, sql: "SELECT id FROM organization WHERE stable_id = ?", arguments: [id])
+            }) else { return nil }
+            var found: Organization?
+            try store.forEachChunk(OrganizationQuery(.row(row), order: .stableID), includeMembers: true) {
+                found = $0.first?.organization
+            }
+            return found
+        }
+    }
+
+    /// The one organization that `name` designates: its stable id (exactly: an id wins over a
+    /// nickname that spells it), else its nickname or its full name (ignoring case and accents),
+    /// or else the only one whose names contain it. Throws ``OrganizationLookupError`` when none or
+    /// several match, ``StoreError`` when the database fails.
     public func organization(named name: String) throws -> Organization {
         try snapshot { store in
+            if let byID = try store.organization(id: name) { return byID }
             let folded = name.searchFolded
             // Rows whose names contain the text; exact names win over mere containment.
             let rows = try store.database.read { db in

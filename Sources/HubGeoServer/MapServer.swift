@@ -186,14 +186,11 @@ public final class MapServer: Sendable {
         guard id.count == 16, id.allSatisfy({ $0.isHexDigit }) else {
             throw APIError.badParameter("id", "id \"\(id)\" is not an organization id (16 hexadecimal digits)")
         }
-        let organization: Organization
-        do {
-            organization = try store.organization(named: id)
-        } catch let error as OrganizationLookupError {
-            throw APIError(status: 404, message: error.localizedDescription, parameter: "id")
+        // Ids only: a name that spells another organization's id must not hide it.
+        guard let organization = try store.organization(id: id) else {
+            throw APIError(status: 404, message: "no organization has the id \(id)", parameter: "id")
         }
         var match = PlaceMatch(organization: organization)
-        guard ExportProperties(match).id == id else { throw APIError(status: 404, message: "no organization has the id \(id)", parameter: "id") }
         if let language {
             // As `hubgeo show --lang` answers: the language even when nothing is cached for it.
             match.localized = try store.localizedPlace(of: organization, source: localization(language)!)

@@ -122,6 +122,35 @@ struct MapServerTests {
         #expect(second.process.terminationStatus == 0)
     }
 
+    @Test("an id that is also another club's nickname: show and /api/organizations/{id} find the id's organization")
+    func idBeatsNickname() throws {
+        let home = try TestPaths.temporaryDirectory()
+        let cli = CLIRunner(database: home.path("hub.sqlite"), home: home.url.path)
+        let alpha = Level1Builder.Entry(town: "Eindhoven", fullName: "Fotoclub Alpha", nickName: "alpha", latitude: 51.44, longitude: 5.47)
+        let first = try home.write("first.level1.json", Level1Builder.level1(clubs: [alpha]))
+        #expect(try cli.run(["import", first.path]).status == 0)
+        let id = try #require(featureIDs(try cli.run(["show", "alpha", "--format", "geojson"]).stdout).first)
+        // A second club whose nickname spells alpha's id, and whose full name contains it too.
+        let impostor = Level1Builder.Entry(town: "Tilburg", fullName: "Club \(id)", nickName: id, latitude: 51.56, longitude: 5.09)
+        let second = try home.write("second.level1.json", Level1Builder.level1(clubs: [alpha, impostor]))
+        #expect(try cli.run(["import", second.path]).status == 0)
+
+        let shown = try cli.run(["show", id, "--format", "geojson"])
+        #expect(shown.status == 0 && featureIDs(shown.stdout) == [id], "\(shown.stderr)")
+        // The impostor is still found by its full name.
+        #expect(try cli.run(["show", "Club \(id)"]).stdout.contains("Tilburg"))
+
+        let server = try ServeProcess(arguments: ["--db", home.path("hub.sqlite")], environment: cli.environment)
+        let answer = try server.get("/api/organizations/\(id)")
+        #expect(answer.status == 200 && featureIDs(answer.body) == [id], "\(answer.status) \(answer.body)")
+        #expect(jsonObject(answer.body) == jsonObject(shown.stdout))
+        // An id that no organization has is a 404, even when a nickname spells it.
+        let other = String(id.reversed())
+        if other != id {
+            #expect(try server.get("/api/organizations/\(other)").status == 404)
+        }
+    }
+
     @Test("host and port: flag over HUBGEO_PORT over the config file; a bad one is refused")
     func hostAndPort() throws {
         let home = try TestPaths.temporaryDirectory()
