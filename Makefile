@@ -14,7 +14,7 @@ TEST_DEBS    := python3 python3-pip python3-venv gdal-bin libxml2-utils time sql
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps check-inside test-deps bench-deps dist-deps kml-schema python-tools build run test test-integration nominatim-start \
+.PHONY: all deps check-inside check-links test-deps bench-deps dist-deps kml-schema python-tools build run test test-integration nominatim-start \
 	nominatim-stop nominatim-status nominatim-clean fuzz bench release manual-tool install uninstall dist dist-test \
 	clean
 
@@ -64,7 +64,12 @@ python-tools: test-deps
 check-inside: test-deps
 	@python3 scripts/check-inside.py
 
-test: test-deps check-inside kml-schema python-tools
+# Fails, naming the file and line, when a Markdown file links to a file or heading that does not exist
+# (README.md and docs/ link to each other's sections): scripts/check-links.py.
+check-links: test-deps
+	@python3 scripts/check-links.py
+
+test: test-deps check-inside check-links kml-schema python-tools
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip HubGeoIntegrationTests
 
