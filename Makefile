@@ -14,7 +14,7 @@ TEST_DEBS    := python3 python3-pip python3-venv gdal-bin libxml2-utils time sql
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps check-inside test-deps bench-deps dist-deps kml-schema python-tools build run test test-integration nominatim-start \
+.PHONY: all deps check-inside check-links test-deps bench-deps dist-deps kml-schema python-tools build run test test-integration nominatim-start \
 	nominatim-stop nominatim-status nominatim-clean fuzz bench release manual-tool install uninstall dist dist-test \
 	clean
 
@@ -64,12 +64,17 @@ python-tools: test-deps
 check-inside: test-deps
 	@python3 scripts/check-inside.py
 
-test: test-deps check-inside kml-schema python-tools
+# Fails, naming the file and line, when a Markdown file links to a file or heading that does not exist
+# (README.md and docs/ link to each other's sections): scripts/check-links.py.
+check-links: test-deps
+	@python3 scripts/check-links.py
+
+test: test-deps check-inside check-links kml-schema python-tools
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip HubGeoIntegrationTests
 
 # The integration tier: a real Nominatim 5.3.3 on 127.0.0.1 (Tests/Integration/nominatim/nominatim.sh
-# installs, imports and serves it on first use; see the README), then the HubGeoIntegrationTests
+# installs, imports and serves it on first use; see docs/tests.md), then the HubGeoIntegrationTests
 # target against it. The server stays up for the next run; `make nominatim-stop` stops it.
 # HUBGEO_IT_STATE (default /var/cache/hubgeo-nominatim) and HUBGEO_IT_PORT (default 28088) choose
 # where its state lives and the port.
@@ -137,12 +142,12 @@ bench: bench-deps release
 # The release hubgeo of `make install` and `make bench`. STATIC=1 (the default) links the Swift runtime and
 # Foundation in, as `make dist` does, in its own build folder (.build-dist: changing the flag in a build folder
 # recompiles everything): it starts faster than the STATIC=0 build on the shared Swift libraries (in .build), which
-# loads 22 libraries at every start instead of 8 (README, "Install").
+# loads 22 libraries at every start instead of 8 (docs/install.md).
 STATIC          ?= 1
 DIST_SCRATCH    := .build-dist
 RELEASE_SCRATCH  = $(if $(filter 1,$(STATIC)),$(DIST_SCRATCH),.build)
 # --no-export-dynamic: swiftc exports every symbol of an executable (280,000 here, for plugins that a
-# CLI never loads); without that table the loader's work at each start shrinks (README, "Install").
+# CLI never loads); without that table the loader's work at each start shrinks (docs/install.md).
 RELEASE_FLAGS    = $(if $(filter 1,$(STATIC)),--static-swift-stdlib) -Xlinker --no-export-dynamic
 RELEASE_BIN      = $(RELEASE_SCRATCH)/release/hubgeo
 # Dates the man page and the files of the dist archive: the last commit's time.
@@ -178,7 +183,7 @@ uninstall:
 
 # dist/hubgeo-VERSION-linux-ARCH.tar.gz: a hubgeo that runs without Swift installed (the Swift
 # runtime and Foundation linked in), stripped, with its man page, completions and the licences of
-# what it holds (scripts/dist.sh). What it needs at run time: README, "A binary without Swift".
+# what it holds (scripts/dist.sh). What it needs at run time: docs/install.md, "A binary without Swift".
 # Packing needs binutils (strip, readelf), python3 and ICU's licence text (libicu-dev).
 DIST_DEBS := binutils python3 libicu-dev
 dist-deps: deps

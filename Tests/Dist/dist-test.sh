@@ -169,7 +169,7 @@ done
 
 unshare --mount --propagation private -- bash "$0" --inside "$work" "$tarball" || fail "the checks with Swift hidden ran to the end"
 
-# A Debian bookworm with nothing but a minimal base and the runtime packages the README lists
+# A Debian bookworm with nothing but a minimal base and the runtime packages docs/install.md lists
 # (debootstrap from Debian's archive; kept in .build-dist for the next run), hubgeo in a chroot.
 bookworm=$root/.build-dist/bookworm-root
 if [ ! -f "$bookworm/.complete" ]; then
