@@ -30,8 +30,7 @@ struct HubGeoCommand: AsyncParsableCommand {
             return
         }
         do {
-            let protected = NegativeNumberArguments.protect(arguments)
-            var command = try PlainArguments.command(protected) ?? subcommandParsedAlone(protected) ?? parseAsRoot(protected)
+            var command = try parseAsRoot(arguments)
             // `serve` is the one async command. A cast to its type costs nothing; a cast to the
             // AsyncParsableCommand protocol scans the conformance tables (~0.7 M instructions,
             // 0.8 % of a `near`), for every command.
@@ -57,17 +56,6 @@ struct HubGeoCommand: AsyncParsableCommand {
             exit(withError: ExitCode(130))
         }
         if let failure { exit(reporting: failure) }
-    }
-
-    /// The named subcommand parsed on its own, or nil. The root parser reflects over the arguments of
-    /// every subcommand before it picks one (about half of a `near`'s instructions); a subcommand
-    /// alone reflects over its own. Anything it does not accept (help, a bad value, an option of
-    /// the root) is left to the root parser, which answers it with the whole command's name.
-    static func subcommandParsedAlone(_ arguments: [String]) -> ParsableCommand? {
-        guard let name = arguments.first,
-              let subcommand = configuration.subcommands.first(where: { $0._commandName == name })
-        else { return nil }
-        return try? subcommand.parseAsRoot(Array(arguments.dropFirst()))
     }
 
     /// Exits as `exit(withError:)` does, with the message through `Console`: an error may quote

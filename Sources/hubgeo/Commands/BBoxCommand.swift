@@ -11,48 +11,40 @@ struct BBoxCommand: ParsableCommand {
             Example: hubgeo bbox 51.3 5.3 51.5 5.6
             """)
 
-    @Argument(help: "Southern edge (latitude).")
-    var minLatitude: Degrees
-    @Argument(help: "Western edge (longitude).")
-    var minLongitude: Degrees
-    @Argument(help: "Northern edge (latitude).")
-    var maxLatitude: Degrees
-    @Argument(help: "Eastern edge (longitude).")
-    var maxLongitude: Degrees
+    /// The corners as typed, and anything else the parser did not recognise (``UnrecognizedInputs``:
+    /// `hubgeo bbox -34 150 -33 152`).
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp(
+        "Southern edge (latitude), western edge (longitude), northern edge (latitude), eastern edge (longitude), in degrees.",
+        valueName: "minlat> <minlon> <maxlat> <maxlon"))
+    var corners: [String]
 
     @OptionGroup var query: QueryOptions
     @OptionGroup var database: DatabaseOptions
 
+    /// The box the corners give; throws the usage error for anything else.
+    func box() throws -> OrganizationSelection {
+        var numbers = UnrecognizedInputs(corners)
+        let values = numbers.take(upTo: 4).map(\.value)
+        try numbers.finish(Self.self)
+        guard values.count == 4 else {
+            throw ValidationError("Missing expected argument '\(["<minlat>", "<minlon>", "<maxlat>", "<maxlon>"][values.count])'")
+        }
+        for latitude in [values[0], values[2]] { try SelectionOptions.checkLatitude(latitude) }
+        for longitude in [values[1], values[3]] { try SelectionOptions.checkLongitude(longitude) }
+        if values[0] > values[2] {
+            throw ValidationError("MINLAT \(values[0]) is north of MAXLAT \(values[2])")
+        }
+        return .within(west: values[1], south: values[0], east: values[3], north: values[2])
+    }
+
     func validate() throws {
-        for latitude in [minLatitude.value, maxLatitude.value] where !(-90...90).contains(latitude) {
-            throw ValidationError("latitude \(latitude) is outside -90...90")
-        }
-        for longitude in [minLongitude.value, maxLongitude.value] where !(-180...180).contains(longitude) {
-            throw ValidationError("longitude \(longitude) is outside -180...180")
-        }
-        if minLatitude.value > maxLatitude.value {
-            throw ValidationError("MINLAT \(minLatitude.value) is north of MAXLAT \(maxLatitude.value)")
-        }
+        _ = try box()
     }
 
     func run() throws {
         let filter = try query.filter()
         let store = try database.openStoreForQueries()
-        let selection = OrganizationSelection.within(west: minLongitude.value, south: minLatitude.value,
-                                                     east: maxLongitude.value, north: maxLatitude.value)
+        let selection = try box()
         try ResultPrinter.print(store, selection, filter: filter, order: .name, format: query.format)
-    }
-}
-
-extension BBoxCommand: PlainParsable {
-    static func plain(_ arguments: inout PlainArguments) throws -> Self {
-        var parsed = Self()
-        parsed.minLatitude = try arguments.value()
-        parsed.minLongitude = try arguments.value()
-        parsed.maxLatitude = try arguments.value()
-        parsed.maxLongitude = try arguments.value()
-        parsed.query = try QueryOptions.plain(&arguments)
-        parsed.database = try DatabaseOptions.plain(&arguments)
-        return parsed
     }
 }

@@ -40,6 +40,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
+        try selectionOptions.finish(Self.self)
         if output.isEmpty { throw ValidationError("-o needs a file name, or - for standard output") }
     }
 

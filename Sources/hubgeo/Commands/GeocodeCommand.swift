@@ -8,11 +8,10 @@ struct GeocodeCommand: ParsableCommand {
         abstract: "Reverse geocode one point with Nominatim, for trying things (not cached).",
         discussion: "Example: hubgeo geocode 51.6779 5.4011 --lang nl")
 
-    @Argument(help: "Latitude in degrees (-90 to 90).")
-    var latitude: Degrees
-
-    @Argument(help: "Longitude in degrees (-180 to 180).")
-    var longitude: Degrees
+    /// The latitude and longitude as typed (``UnrecognizedInputs``: `hubgeo geocode -33.87 151.21`).
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp(
+        "Latitude (-90 to 90) then longitude (-180 to 180), in degrees.", valueName: "latitude> <longitude"))
+    var point: [String]
 
     @Option(name: .customLong("lang"), help: ArgumentHelp("Language code.", valueName: "code"))
     var language: String = "en"
@@ -23,8 +22,7 @@ struct GeocodeCommand: ParsableCommand {
     @OptionGroup var nominatim: NominatimOptions
 
     func validate() throws {
-        guard (-90...90).contains(latitude.value) else { throw ValidationError("latitude \(latitude.value) is outside -90...90") }
-        guard (-180...180).contains(longitude.value) else { throw ValidationError("longitude \(longitude.value) is outside -180...180") }
+        _ = try UnrecognizedInputs.point(point, of: Self.self)
         _ = try LanguageList.parse(language)
     }
 
@@ -32,7 +30,7 @@ struct GeocodeCommand: ParsableCommand {
         let configuration = try nominatim.configuration()
         let client = NominatimClient(configuration: configuration)
         let language = try LanguageList.parse(language).joined(separator: ",")
-        let answer = try client.reverse(GeoPoint(latitude: latitude.value, longitude: longitude.value), language: language)
+        let answer = try client.reverse(try UnrecognizedInputs.point(point, of: Self.self), language: language)
         if raw {
             Console.printVerbatim(String(decoding: answer.body, as: UTF8.self))
             return

@@ -41,6 +41,7 @@ struct MapCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
+        try selectionOptions.finish(Self.self)
         if let languages { _ = try LanguageList.parse(languages) }
         if output.isEmpty { throw ValidationError("-o needs a file name, or - for standard output") }
         try CountBounds.check(maxOrganizations, "--max-organizations", minimum: 1)

@@ -12,11 +12,11 @@ struct NearCommand: ParsableCommand {
             Example: hubgeo near 51.4 5.4 --km 20
             """)
 
-    @Argument(help: "Latitude in degrees (-90 to 90).")
-    var latitude: Degrees
-
-    @Argument(help: "Longitude in degrees (-180 to 180).")
-    var longitude: Degrees
+    /// The latitude and longitude as typed, and anything else the parser did not recognise
+    /// (``UnrecognizedInputs``: `hubgeo near -33.87 151.21`).
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp(
+        "Latitude (-90 to 90) then longitude (-180 to 180), in degrees.", valueName: "latitude> <longitude"))
+    var point: [String]
 
     @Option(help: "Radius in kilometres.")
     var km: Double?
@@ -27,9 +27,13 @@ struct NearCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
     @OptionGroup var database: DatabaseOptions
 
+    /// The point `point` gives; throws the usage error for anything else.
+    func center() throws -> GeoPoint {
+        try UnrecognizedInputs.point(point, of: Self.self)
+    }
+
     func validate() throws {
-        guard (-90...90).contains(latitude.value) else { throw ValidationError("latitude \(latitude.value) is outside -90...90") }
-        guard (-180...180).contains(longitude.value) else { throw ValidationError("longitude \(longitude.value) is outside -180...180") }
+        _ = try center()
         if km != nil && nearest != nil { throw ValidationError("give --km or --nearest, not both") }
         if let km, !(km > 0 && km.isFinite) { throw ValidationError("--km must be a positive number of kilometres") }
         try CountBounds.check(nearest, "--nearest", minimum: 1)
@@ -37,7 +41,7 @@ struct NearCommand: ParsableCommand {
 
     func run() throws {
         let queryFilter = try query.filter()
-        let center = GeoPoint(latitude: latitude.value, longitude: longitude.value)
+        let center = try center()
         // The circle that holds the nearest and its organizations: from one snapshot.
         try database.openStoreForQueries().snapshot { store in
             let (selection, filter) = if let km {
@@ -47,18 +51,5 @@ struct NearCommand: ParsableCommand {
             }
             try ResultPrinter.print(store, selection, filter: filter, order: .distance, format: query.format)
         }
-    }
-}
-
-extension NearCommand: PlainParsable {
-    static func plain(_ arguments: inout PlainArguments) throws -> Self {
-        var parsed = Self()
-        parsed.latitude = try arguments.value()
-        parsed.longitude = try arguments.value()
-        parsed.km = try arguments.option("km")
-        parsed.nearest = try arguments.option("nearest")
-        parsed.query = try QueryOptions.plain(&arguments)
-        parsed.database = try DatabaseOptions.plain(&arguments)
-        return parsed
     }
 }

@@ -6,8 +6,19 @@ struct SearchCommand: ParsableCommand {
         commandName: "search",
         abstract: "Find organizations by name, nickname or town (case and accents ignored).")
 
-    @Argument(help: "Text to look for.")
-    var text: String
+    /// The text as typed, and anything else the parser did not recognise (``UnrecognizedInputs``:
+    /// `hubgeo search -5` looks for "-5").
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Text to look for.", valueName: "text"))
+    var typed: [String]
+
+    /// The text to look for, exactly as typed.
+    func text() throws -> String {
+        try UnrecognizedInputs.text(typed, named: "<text>", of: Self.self)
+    }
+
+    func validate() throws {
+        _ = try text()
+    }
 
     @OptionGroup var query: QueryOptions
     @OptionGroup var database: DatabaseOptions
@@ -15,16 +26,6 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         let filter = try query.filter()
         let store = try database.openStoreForQueries()
-        try ResultPrinter.print(store, .search(text), filter: filter, order: .name, format: query.format)
-    }
-}
-
-extension SearchCommand: PlainParsable {
-    static func plain(_ arguments: inout PlainArguments) throws -> Self {
-        var parsed = Self()
-        parsed.text = try arguments.value()
-        parsed.query = try QueryOptions.plain(&arguments)
-        parsed.database = try DatabaseOptions.plain(&arguments)
-        return parsed
+        try ResultPrinter.print(store, .search(try text()), filter: filter, order: .name, format: query.format)
     }
 }

@@ -8,8 +8,19 @@ struct ShowCommand: ParsableCommand {
         abstract: "Show everything known about one organization.",
         discussion: "NAME is a nickname (fgWaalre), a full name, an id, or text that only one organization's names contain.")
 
-    @Argument(help: "Which organization.")
-    var name: String
+    /// The name as typed, and anything else the parser did not recognise (``UnrecognizedInputs``:
+    /// `hubgeo show -- -1` looks for "-1").
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Which organization.", valueName: "name"))
+    var typed: [String]
+
+    /// The organization's name, exactly as typed.
+    func name() throws -> String {
+        try UnrecognizedInputs.text(typed, named: "<name>", of: Self.self)
+    }
+
+    func validate() throws {
+        _ = try name()
+    }
 
     @Option(help: "Output format: table, json or geojson.")
     var format: OutputFormat = .table
@@ -21,7 +32,7 @@ struct ShowCommand: ParsableCommand {
         let source = try language.source()
         // The organization and its localized place: from one snapshot.
         let (organization, localized) = try database.openStoreForQueries().snapshot { store in
-            let organization = try store.organization(named: name)
+            let organization = try store.organization(named: try name())
             let localized = try source.map { source in
                 try store.localizedPlace(of: organization, source: source)
                     ?? LocalizedPlace(language: source.language, town: nil, country: nil)
@@ -35,16 +46,5 @@ struct ShowCommand: ParsableCommand {
             let match = PlaceMatch(organization: organization, localized: localized)
             Console.printVerbatim(try ResultPrinter.geoJSON([match], language: language.code), terminator: "")
         }
-    }
-}
-
-extension ShowCommand: PlainParsable {
-    static func plain(_ arguments: inout PlainArguments) throws -> Self {
-        var parsed = Self()
-        parsed.name = try arguments.value()
-        parsed.format = try arguments.option("format") ?? .table
-        parsed.language = try LanguageOption.plain(&arguments)
-        parsed.database = try DatabaseOptions.plain(&arguments)
-        return parsed
     }
 }

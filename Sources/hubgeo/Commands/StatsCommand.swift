@@ -40,12 +40,3 @@ enum StatsFormat: String, ExpressibleByArgument, CaseIterable {
     case table
     case json
 }
-
-extension StatsCommand: PlainParsable {
-    static func plain(_ arguments: inout PlainArguments) throws -> Self {
-        var parsed = Self()
-        parsed.format = try arguments.option("format") ?? .table
-        parsed.database = try DatabaseOptions.plain(&arguments)
-        return parsed
-    }
-}

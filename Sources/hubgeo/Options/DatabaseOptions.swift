@@ -43,13 +43,3 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 }
-
-extension DatabaseOptions {
-    /// Read from plain arguments (``PlainArguments``).
-    static func plain(_ arguments: inout PlainArguments) throws -> Self {
-        var parsed = Self()
-        parsed.path = try arguments.option("db")
-        try parsed.validate()
-        return parsed
-    }
-}

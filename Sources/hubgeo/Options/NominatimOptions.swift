@@ -110,15 +110,3 @@ struct LanguageOption: ParsableArguments {
         return LocalizationSource(language: code, configuration: configuration)
     }
 }
-
-extension LanguageOption {
-    /// Read from plain arguments (``PlainArguments``).
-    static func plain(_ arguments: inout PlainArguments) throws -> Self {
-        var parsed = Self()
-        parsed.language = try arguments.option("lang")
-        parsed.endpoint = try arguments.option("nominatim-url")
-        parsed.zoom = try arguments.option("zoom")
-        try parsed.validate()
-        return parsed
-    }
-}

@@ -37,17 +37,3 @@ struct QueryOptions: ParsableArguments {
         OrganizationFilter(type: type, limit: limit, offset: offset, localization: try language.source())
     }
 }
-
-extension QueryOptions {
-    /// Read from plain arguments (``PlainArguments``), with the defaults declared above.
-    static func plain(_ arguments: inout PlainArguments) throws -> Self {
-        var parsed = Self()
-        parsed.type = try arguments.option("type")
-        parsed.limit = try arguments.option("limit")
-        parsed.offset = try arguments.option("offset") ?? 0
-        parsed.format = try arguments.option("format") ?? .table
-        parsed.language = try LanguageOption.plain(&arguments)
-        try parsed.validate()
-        return parsed
-    }
-}

@@ -6,20 +6,31 @@ struct SelectionOptions: ParsableArguments {
     @Option(help: "Only organizations of this type (club or museum).")
     var type: OrganizationType?
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only organizations within --km of this point.", valueName: "lat lon"))
+    // --near and --bbox read their first number; the others come from `unrecognized`
+    // (``UnrecognizedInputs``: the parser cannot hand a negative number to an option's values).
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Only organizations within --km of this point.", valueName: "lat lon"))
     var near: [Degrees] = []
 
     @Option(help: "Radius in kilometres for --near.")
     var km: Double?
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp(
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "Only organizations inside this box (south-west then north-east corner).", valueName: "minlat minlon maxlat maxlon"))
     var bbox: [Degrees] = []
 
     @Option(help: "Only organizations whose name, nickname or town contains this text.")
     var search: String?
 
-    func validate() throws {
+    /// What the parser recognised as nothing else, in the order typed: the numbers of --near and
+    /// --bbox after their first, then anything the command refuses (``finish(_:)``).
+    @Argument(parsing: .allUnrecognized, help: .private)
+    var unrecognized: [String] = []
+
+    mutating func validate() throws {
+        var numbers = UnrecognizedInputs(unrecognized)
+        if near.count == 1 { near += numbers.take(upTo: 1) }
+        if bbox.count == 1 { bbox += numbers.take(upTo: 3) }
+        unrecognized = numbers.remaining
         let filters = [!near.isEmpty, !bbox.isEmpty, search != nil].filter { $0 }.count
         if filters > 1 { throw ValidationError("give at most one of --near, --bbox and --search") }
         if !near.isEmpty {
@@ -41,6 +52,12 @@ struct SelectionOptions: ParsableArguments {
                 throw ValidationError("MINLAT \(bbox[0].value) is north of MAXLAT \(bbox[2].value)")
             }
         }
+    }
+
+    /// Refuses what is left over, as the parser would for `command` (each command with these
+    /// options calls it from its `validate()`).
+    func finish(_ command: ParsableCommand.Type) throws {
+        try UnrecognizedInputs(unrecognized).finish(command)
     }
 
     var selection: OrganizationSelection {
