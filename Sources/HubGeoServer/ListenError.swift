@@ -15,6 +15,9 @@ extension MapServer {
             case EADDRINUSE:
                 "cannot listen on \(address): the address is already in use (another hubgeo serve, or another server?). "
                     + "Choose another port with --port (0 picks a free one), or stop what listens there."
+            case EMFILE, ENFILE:
+                "cannot listen on \(address): too many open files (this process may open \(OpenFileLimit.current.map(String.init) ?? "few"); "
+                    + "`ulimit -n` shows the limit). Raise it, for instance with `ulimit -n 1024`, and start serve again."
             case EACCES:
                 "cannot listen on \(address): permission denied (ports below 1024 need privileges). Choose another port with --port."
             default:

@@ -72,7 +72,7 @@ public final class MapServer: Sendable {
     public func run(onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }) async throws {
         do {
             try await application(onListening: onListening).runService()  // stops gracefully on SIGTERM and SIGINT
-        } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL || error.errnoCode == EACCES {
+        } catch let error as IOError where [EADDRINUSE, EADDRNOTAVAIL, EACCES, EMFILE, ENFILE].contains(error.errnoCode) {
             throw ListenError(host: settings.host, port: settings.port, code: error.errnoCode)
         }
     }

@@ -38,10 +38,10 @@ struct QueryParameters: Sendable {
         return value
     }
 
-    /// A finite number within `range`.
+    /// A finite number in decimal notation (``DecimalNumber``) within `range`.
     func number(_ name: String, in range: ClosedRange<Double>, required: Bool = true) throws(APIError) -> Double? {
         guard let text = required ? try self.required(name) : try string(name) else { return nil }
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+        guard let value = DecimalNumber.parse(text.trimmingCharacters(in: .whitespaces)) else {
             throw .badParameter(name, "\(name) \"\(text)\" is not a number")
         }
         guard range.contains(value) else {
@@ -66,7 +66,7 @@ struct QueryParameters: Sendable {
         guard parts.count == 4 else { throw .badParameter(name, "\(name) \"\(text)\" is not west,south,east,north") }
         var values: [Double] = []
         for (part, range) in zip(parts, [-180.0...180, -90...90, -180...180, -90...90]) {
-            guard let value = Double(part), value.isFinite else { throw .badParameter(name, "\(name): \"\(part)\" is not a number") }
+            guard let value = DecimalNumber.parse(part) else { throw .badParameter(name, "\(name): \"\(part)\" is not a number") }
             guard range.contains(value) else {
                 throw .badParameter(name, "\(name): \(part) is outside \(Self.format(range.lowerBound))...\(Self.format(range.upperBound))")
             }

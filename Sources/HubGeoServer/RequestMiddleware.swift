@@ -53,7 +53,7 @@ enum RequestLog {
 }
 
 /// Read-only and bounded: GET and HEAD only (405 otherwise; CONNECT: ``ConnectRefusalHandler``), request targets of at most
-/// `maxURILength` bytes (414), no request body (413).
+/// `maxURILength` bytes (414), no request body, by Content-Length or chunked (413).
 struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxURILength: Int
 
@@ -64,7 +64,8 @@ struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
         guard request.uri.description.utf8.count <= maxURILength else {
             return Self.error(.uriTooLong, "the request target is longer than \(maxURILength) bytes")
         }
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > 0 {
+        // A body announced by its length, or sent in chunks (Transfer-Encoding): either way a body.
+        if request.headers[.contentLength].flatMap(Int.init).map({ $0 > 0 }) ?? false || request.headers[.transferEncoding] != nil {
             return Self.error(.contentTooLarge, "requests carry no body")
         }
         return try await next(request, context)

@@ -187,6 +187,50 @@ struct MapServerLimitsTests {
         _ = server.stop()
     }
 
+    @Test("a body sent in chunks is a 413 as one with a Content-Length; numbers in parameters are decimal only")
+    func chunkedBodyAndDecimalNumbers() throws {
+        let home = try TestPaths.temporaryDirectory()
+        let cli = try Self.builtIn(home)
+        let server = try ServeProcess(arguments: [], environment: cli.environment)
+        let answers = try Self.python("""
+            import http.client, json
+            out = []
+            for headers, body in [({"Transfer-Encoding": "chunked"}, b"5\\r\\nhello\\r\\n0\\r\\n\\r\\n"), ({"Content-Length": "5"}, b"hello")]:
+                c = http.client.HTTPConnection("127.0.0.1", \(server.port), timeout=20)
+                c.putrequest("GET", "/api/stats")
+                for k, v in headers.items(): c.putheader(k, v)
+                c.endheaders()
+                c.send(body)
+                r = c.getresponse()
+                out.append([r.status, r.read().decode()])
+                c.close()
+            print(json.dumps(out))
+            """)
+        let statuses = (jsonObject(answers) as? [[Any]])?.map { $0[0] as? Int }
+        #expect(statuses == [413, 413], "\(answers)")
+        for path in ["/api/clusters?bbox=0x10,0,10,10&zoom=1", "/api/near?lat=0x1p4&lon=5&km=20", "/api/near?lat=51.4&lon=5.4&km=1e1000",
+                     "/api/near?lat=51.4&lon=5.4&km=inf", "/api/bbox?minlat=50&minlon=3&maxlat=54&maxlon=0x8"] {
+            let answer = try server.get(path)
+            #expect(answer.status == 400 && answer.body.contains("is not a number"), "\(path): \(answer.status) \(answer.body.prefix(200))")
+        }
+        #expect(try server.get("/api/near?lat=51.4&lon=5.4&km=2e1").status == 200, "an exponent is decimal notation")
+        _ = server.stop()
+    }
+
+    @Test("a limit of open files too low to serve: said in words, with what to do, exit 1")
+    func openFileLimit() throws {
+        let home = try TestPaths.temporaryDirectory()
+        let cli = try Self.builtIn(home)
+        for limit in [12, 20, 40] {
+            let result = try CommandRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -n \(limit) && exec \"$0\" serve --port 0",
+                                                                                try CLIRunner.binary().path],
+                                               environment: cli.environment, timeout: 30)
+            #expect(result.status == 1, "\(limit): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("may open only \(limit) files") && result.stderr.contains("ulimit -n 1024"), "\(result.stderr)")
+            #expect(!result.stderr.contains("errno"), "\(result.stderr)")
+        }
+    }
+
     @Test("a port in use: the address, the port and what to do, exit 1")
     func portInUse() throws {
         let home = try TestPaths.temporaryDirectory()

@@ -79,6 +79,9 @@ struct TypedArgumentsTests {
         (["search", "a", "-5"], "Unexpected argument '-5'"),
         (["export", "geojson", "--typo", "1"], "Unknown option '--typo'. Did you mean '--type'?"),
         (["near", "91", "-5"], "latitude 91.0 is outside -90...90"),
+        (["near", "0x10", "5"], "The value '0x10' is invalid for '<latitude>'"),
+        (["bbox", "50", "3", "54", "inf"], "The value 'inf' is invalid for '<maxlon>'"),
+        (["export", "kml", "--bbox", "50", "3", "54", "0x8"], "--bbox takes four numbers"),
     ])
     func refusedFormsQuoteTheInput(_ arguments: [String], _ expected: String) throws {
         let result = try cli.run(arguments)

@@ -40,7 +40,7 @@ package struct SettingValue: Sendable, Equatable {
 
     /// A finite number of seconds within `range` ("inf" and "nan" are no durations).
     package func seconds(in range: ClosedRange<TimeInterval>) throws(SettingError) -> TimeInterval {
-        guard let seconds = TimeInterval(text), seconds.isFinite, range.contains(seconds) else {
+        guard let seconds = DecimalNumber.parse(text), range.contains(seconds) else {
             throw invalid("is not a number of seconds from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))")
         }
         return seconds

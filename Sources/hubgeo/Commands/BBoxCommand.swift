@@ -23,12 +23,7 @@ struct BBoxCommand: ParsableCommand {
 
     /// The box the corners give; throws the usage error for anything else.
     func box() throws -> OrganizationSelection {
-        var numbers = UnrecognizedInputs(corners)
-        let values = numbers.take(upTo: 4).map(\.value)
-        try numbers.finish(Self.self)
-        guard values.count == 4 else {
-            throw ValidationError("Missing expected argument '\(["<minlat>", "<minlon>", "<maxlat>", "<maxlon>"][values.count])'")
-        }
+        let values = try UnrecognizedInputs.numbers(corners, named: ["<minlat>", "<minlon>", "<maxlat>", "<maxlon>"], of: Self.self)
         for latitude in [values[0], values[2]] { try SelectionOptions.checkLatitude(latitude) }
         for longitude in [values[1], values[3]] { try SelectionOptions.checkLongitude(longitude) }
         if values[0] > values[2] {

@@ -47,6 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try OpenFileLimit.checkForServing()
         let (host, port) = try ServerSettings.resolve(host: host, port: port)
         let settings = ServerSettings(host: host, port: port, featureCap: maxFeatures,
                                       requestTimeout: .milliseconds(Int64(timeout * 1000)),

@@ -1,11 +1,13 @@
 import ArgumentParser
+import HubGeo
 
-/// An angle in degrees given on the command line, as typed: a finite decimal number.
+/// An angle in degrees given on the command line, as typed: a finite number in decimal notation
+/// (``DecimalNumber``).
 struct Degrees: ExpressibleByArgument {
     var value: Double
 
     init?(argument: String) {
-        guard let value = Double(argument), value.isFinite else { return nil }
+        guard let value = DecimalNumber.parse(argument) else { return nil }
         self.value = value
     }
 }

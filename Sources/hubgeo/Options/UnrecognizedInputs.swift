@@ -82,18 +82,32 @@ struct UnrecognizedInputs {
 }
 
 extension UnrecognizedInputs {
+    /// The numbers that `inputs` (all of them) type, one for each of `names` (their places in the
+    /// usage, `<latitude>`), as the parser would read positional arguments: a missing one, one that
+    /// is not a decimal number, or anything left over is the usage error, quoting it as typed.
+    static func numbers(_ inputs: [String], named names: [String], of command: ParsableCommand.Type) throws -> [Double] {
+        var remaining = UnrecognizedInputs(inputs)
+        var values: [Double] = []
+        for name in names {
+            if let degrees = remaining.take(upTo: 1).first {
+                values.append(degrees.value)
+                continue
+            }
+            guard let input = remaining.inputs.first else { throw ValidationError("Missing expected argument '\(name)'") }
+            if remaining.isOption(at: remaining.inputs.startIndex) { try remaining.finish(command) }
+            throw ValidationError("The value '\(input)' is invalid for '\(name)': it is not a decimal number")
+        }
+        try remaining.finish(command)
+        return values
+    }
+
     /// The point that `inputs` (all of them) type as LATITUDE LONGITUDE, checked as every command
     /// checks one; throws the usage error for anything else, quoting it as typed.
     static func point(_ inputs: [String], of command: ParsableCommand.Type) throws -> GeoPoint {
-        var numbers = UnrecognizedInputs(inputs)
-        let values = numbers.take(upTo: 2)
-        try numbers.finish(command)
-        guard values.count == 2 else {
-            throw ValidationError("Missing expected argument '\(values.isEmpty ? "<latitude>" : "<longitude>")'")
-        }
-        try SelectionOptions.checkLatitude(values[0].value)
-        try SelectionOptions.checkLongitude(values[1].value)
-        return GeoPoint(latitude: values[0].value, longitude: values[1].value)
+        let values = try numbers(inputs, named: ["<latitude>", "<longitude>"], of: command)
+        try SelectionOptions.checkLatitude(values[0])
+        try SelectionOptions.checkLongitude(values[1])
+        return GeoPoint(latitude: values[0], longitude: values[1])
     }
 }
 
