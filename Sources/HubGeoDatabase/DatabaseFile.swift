@@ -16,9 +16,30 @@ import HubGeoReader
 /// `organization` table, and gets the stamp at its next import. Anything else is refused with
 /// the reason, and never written to, rebuilt or removed: a directory, a device, a FIFO, a file that
 /// is not SQLite, a SQLite database of another application.
-enum DatabaseFile {
+package enum DatabaseFile {
     /// `PRAGMA application_id` of a hubgeo database: "HuGe" in ASCII.
     static let applicationID: Int32 = 0x4875_4765
+
+    /// The files SQLite keeps beside a database `NAME`, by the suffix of their name, with what each is.
+    static let companions: [(suffix: String, role: String)] = [
+        ("-wal", "write-ahead log"), ("-shm", "shared-memory index"), ("-journal", "rollback journal"),
+    ]
+
+    /// The files SQLite takes as the companions of the database at `path`, whether they exist yet
+    /// or not: named after the path with every symbolic link resolved (as SQLite's unix VFS
+    /// names them; measured with SQLite 3.40), and after the path as given. A file written under
+    /// one of these names would be read by SQLite as the database's journal.
+    package static func companionPaths(of path: String) -> [(path: String, role: String)] {
+        let bases = [path, sqliteName(of: path)]
+        return bases.flatMap { base in companions.map { (base + $0.suffix, $0.role) } }
+    }
+
+    /// `path` with every symbolic link resolved, as SQLite names the companions; `path` when it cannot be resolved.
+    static func sqliteName(of path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
 
     /// What the path holds.
     enum Kind: Equatable {

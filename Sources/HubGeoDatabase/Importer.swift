@@ -149,7 +149,8 @@ public struct Importer: Sendable {
     }
 
     static func removeDatabaseFiles(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        unlink(path)
+        for companion in DatabaseFile.companions { unlink(path + companion.suffix) }
     }
 
     /// Makes the new directory entry durable.

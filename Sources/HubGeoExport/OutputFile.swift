@@ -19,7 +19,8 @@ import HubGeoModel
 /// - Anything else that is not a regular file (a character device such as `/dev/null`, a FIFO) is
 ///   opened and written in place, as `cat > FILE` would: it is never replaced.
 /// - A directory, a block device or a socket is refused, and so is any path that is one of
-///   `protectedPaths` (the database being read), whatever name reaches it.
+///   `protectedPaths` (the database being read) or one of the files SQLite keeps beside it
+///   (`-wal`, `-shm`, `-journal`), whatever name reaches it, and by name before the file exists.
 public final class OutputFile: ExportSink {
     /// How the output reaches its destination.
     enum Mode {
@@ -43,7 +44,7 @@ public final class OutputFile: ExportSink {
     }
 
     /// Opens `path` for output; `-` is standard output. Throws ``ExportError`` naming the path when
-    /// it cannot be written, or when it is one of `protectedPaths` (compared as files, not names).
+    /// it cannot be written, or when it is one of `protectedPaths` or their SQLite companions.
     public init(path: String, protecting protectedPaths: [String] = []) throws {
         self.path = path
         if let descriptor = Self.openDescriptorNamed(by: path) {
@@ -56,14 +57,8 @@ public final class OutputFile: ExportSink {
         var status = stat()
         let exists = stat(destination, &status) == 0
         if !exists && errno != ENOENT { throw ExportError.system("write to", path: path) }
+        try Self.refuseDatabaseFiles(path, destination: destination, status: exists ? status : nil, databases: protectedPaths)
         if exists {
-            for protected in protectedPaths {
-                var other = stat()
-                if stat(protected, &other) == 0 && other.st_dev == status.st_dev && other.st_ino == status.st_ino {
-                    let alias = protected == path ? "" : " (\(protected))"
-                    throw ExportError("\(path) is the database being read\(alias); write the output to another file")
-                }
-            }
             switch status.st_mode & S_IFMT {
             case S_IFREG:
                 break
@@ -152,6 +147,37 @@ public final class OutputFile: ExportSink {
             unlink(temporaryPath)
             isCommitted = true  // removed once
         }
+    }
+
+    /// Throws when `destination` (reached from `path`, `status` when it exists) is one of
+    /// `databases` or a file SQLite keeps beside one (``DatabaseFile/companionPaths(of:)``): the
+    /// same file under any name, or the companion's name even before the companion exists.
+    static func refuseDatabaseFiles(_ path: String, destination: String, status: stat?, databases: [String]) throws {
+        func isFile(_ other: String) -> Bool {
+            guard let status else { return false }
+            var otherStatus = stat()
+            return stat(other, &otherStatus) == 0 && otherStatus.st_dev == status.st_dev && otherStatus.st_ino == status.st_ino
+        }
+        let name = canonicalName(destination)
+        for database in databases {
+            if isFile(database) {
+                let alias = database == path ? "" : " (\(database))"
+                throw ExportError("\(path) is the database being read\(alias); write the output to another file")
+            }
+            for companion in DatabaseFile.companionPaths(of: database) where isFile(companion.path) || canonicalName(companion.path) == name {
+                let alias = companion.path == path ? "" : " (\(companion.path))"
+                throw ExportError("\(path) is the \(companion.role) of the database being read\(alias): SQLite takes the file "
+                                  + "of that name as part of \(database); write the output to another file")
+            }
+        }
+    }
+
+    /// `path` with its folder's symbolic links and `.`/`..` resolved (its last component as it is).
+    static func canonicalName(_ path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard let resolved = realpath(folder.isEmpty ? "." : folder, nil) else { return path }
+        defer { free(resolved) }
+        return (String(cString: resolved) as NSString).appendingPathComponent((path as NSString).lastPathComponent)
     }
 
     /// The descriptor that `-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N`
