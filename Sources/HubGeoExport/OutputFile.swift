@@ -12,10 +12,13 @@ import HubGeoModel
 ///
 /// - `-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/self/fd/N` write to that open
 ///   descriptor, as `cat > /dev/stdout` does: no file is created, renamed or truncated.
-/// - A regular file (or a new name) is written under a temporary name beside it and renamed into
-///   place only when complete (``commit()``): a failed or interrupted run leaves the old file as it
-///   was. The new file keeps the replaced file's permissions (and owner, where allowed). A symbolic
-///   link is followed, as `cp` does: its target is replaced, the link stays.
+/// - A regular file (or a new name) is written under a temporary name beside it
+///   (`.NAME.PID.hubgeo-XXXXXX`) and renamed into place only when complete (``commit()``): a failed
+///   or interrupted run leaves the old file as it was. SIGINT and SIGTERM remove the temporary
+///   file (``TemporaryFiles``); one left by a killed writer is removed by the next write to the
+///   same name (``AbandonedFiles``). The new file keeps the replaced file's permissions (and
+///   owner, where allowed). A symbolic link is followed, as `cp` does: its target is replaced,
+///   the link stays.
 /// - Anything else that is not a regular file (a character device such as `/dev/null`, a FIFO) is
 ///   opened and written in place, as `cat > FILE` would: it is never replaced.
 /// - A directory, a block device or a socket is refused, and so is any path that is one of
@@ -36,6 +39,8 @@ public final class OutputFile: ExportSink {
     private let sink: FileDescriptorSink
     private var isOpen = true
     private var isCommitted = false
+    /// Where ``TemporaryFiles`` keeps the temporary file's path for a signal handler.
+    private var temporarySlot: Int?
 
     /// True when the output goes to an already open descriptor (`-`, `/dev/stdout`, ...).
     public var isStandardStream: Bool {
@@ -76,16 +81,30 @@ public final class OutputFile: ExportSink {
         }
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
-        var template = Array((directory as NSString).appendingPathComponent(".\(url.lastPathComponent).hubgeo-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw ExportError.system("create a file in", path: directory) }
-        let temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        Self.removeAbandoned(in: directory, name: url.lastPathComponent)
+        // Registered before it exists, so that a signal at any moment finds it (mkstemp would name it only once made).
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var descriptor: Int32 = -1
+        var temporaryPath = ""
+        var slot: Int?
+        for _ in 0..<100 {
+            let random = String((0..<6).map { _ in letters.randomElement()! })
+            temporaryPath = (directory as NSString).appendingPathComponent(".\(url.lastPathComponent).\(getpid()).hubgeo-\(random)")
+            slot = TemporaryFiles.register(temporaryPath)
+            descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            let error = errno
+            if descriptor >= 0 { break }
+            if let slot { TemporaryFiles.unregister(slot) }
+            guard error == EEXIST else { throw ExportError.system("create a file in", path: directory, errno: error) }
+        }
+        guard descriptor >= 0 else { throw ExportError.system("create a file in", path: directory, errno: EEXIST) }
+        temporarySlot = slot
         if exists {
             // The replaced file's permissions, and its owner and group where this user may set them.
             _ = fchown(descriptor, status.st_uid, status.st_gid)
             fchmod(descriptor, status.st_mode & 0o7777)
         } else {
-            // mkstemp makes the file 0600; give it the mode a plain new file would have.
+            // Made 0600 (as mkstemp does) until this point; the mode a plain new file would have.
             let mask = umask(0)
             umask(mask)
             fchmod(descriptor, 0o666 & ~mask)
@@ -124,6 +143,7 @@ public final class OutputFile: ExportSink {
                 guard rename(temporaryPath, destination) == 0 else {
                     throw ExportError.system("rename \(temporaryPath) to", path: destination)
                 }
+                forgetTemporaryFile()
             }
             isCommitted = true
         } catch {
@@ -145,8 +165,36 @@ public final class OutputFile: ExportSink {
         }
         if !isCommitted, case .replacing(let temporaryPath, _) = mode {
             unlink(temporaryPath)
+            forgetTemporaryFile()
             isCommitted = true  // removed once
         }
+    }
+
+    private func forgetTemporaryFile() {
+        if let slot = temporarySlot { TemporaryFiles.unregister(slot) }
+        temporarySlot = nil
+    }
+
+    /// Removes the temporary files that writers of `name` in `directory` left when killed
+    /// (``AbandonedFiles``): `.NAME.PID.hubgeo-XXXXXX`, and `.NAME.hubgeo-XXXXXX` from a hubgeo
+    /// that did not put its PID in the name.
+    static func removeAbandoned(in directory: String, name: String) {
+        let prefix = ".\(name)."
+        AbandonedFiles.sweep(in: directory, writer: { entry in
+            guard entry.hasPrefix(prefix) else { return nil }
+            let rest = entry.dropFirst(prefix.count)
+            func isSuffix(_ text: Substring) -> Bool {  // six ASCII letters or digits
+                text.hasPrefix("hubgeo-") && text.utf8.count == 13 && text.utf8.dropFirst(7).allSatisfy {
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                        || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                }
+            }
+            if isSuffix(rest) { return .unrecorded }
+            let parts = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                  let pid = pid_t(parts[0]), isSuffix(parts[1]) else { return nil }
+            return .process(pid)
+        }, remove: { unlink($0) })
     }
 
     /// Throws when `destination` (reached from `path`, `status` when it exists) is one of
