@@ -75,6 +75,15 @@ public struct Importer: Sendable {
     /// be read whole or the database cannot be written.
     public func run(root: DocumentLocation, level2Files: [DocumentLocation] = [], database path: String,
                     now: Date = Date()) throws -> Report {
+        do {
+            return try runOnce(root: root, level2Files: level2Files, database: path, now: now)
+        } catch {
+            // "disk I/O error" from a -shm or -wal that cannot grow on a full disk says so, with the folder.
+            throw OrganizationStore.diskFull(error, path: path) ?? error
+        }
+    }
+
+    private func runOnce(root: DocumentLocation, level2Files: [DocumentLocation], database path: String, now: Date) throws -> Report {
         var notes: [String] = []
         if FileManager.default.fileExists(atPath: path) {
             do {

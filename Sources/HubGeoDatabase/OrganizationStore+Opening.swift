@@ -67,8 +67,12 @@ extension OrganizationStore {
         }
         do {
             return try open(path)
-        } catch let first as DatabaseError where first.resultCode == .SQLITE_READONLY || first.resultCode == .SQLITE_CANTOPEN {
+        } catch let first as DatabaseError where first.resultCode == .SQLITE_READONLY || first.resultCode == .SQLITE_CANTOPEN
+                    || !pool && first.resultCode == .SQLITE_IOERR && DatabaseSchema.spaceIsExhausted(beside: path) {
             // Only for a file SQLite may not write beside (no -shm): never when a writer is busy.
+            // On a full disk SQLite cannot grow a -shm to its 32 KiB ("disk I/O error"), nor can
+            // a writer grow the -wal: the file alone is the data. Not for a pool (a server), which
+            // would go on reading the file immutable after space is freed and imports resume.
             // Immutable, SQLite reads the database file alone: a -wal that holds commits would be
             // ignored, and the old data answered as current.
             if let log = DatabaseFile.writeAheadLogHoldingData(of: path) {
@@ -77,10 +81,10 @@ extension OrganizationStore {
             do {
                 return try open(immutableURI(path))
             } catch {
-                throw StoreError.cannotOpen(path: path, reason: describe(first))
+                throw Self.diskFull(first, path: path) ?? StoreError.cannotOpen(path: path, reason: describe(first))
             }
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: describe(error))
+            throw Self.openError(error, path: path)
         }
     }
 
