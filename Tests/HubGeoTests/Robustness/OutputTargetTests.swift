@@ -152,7 +152,7 @@ struct OutputTargetTests {
         let cases: [([String], String, String)] = [
             (["export", "geojson"], wal, "write-ahead log"), (["map"], wal, "write-ahead log"),
             (["export", "kml"], home.path("dblink/db.sqlite-wal"), "write-ahead log"),
-            (["export", "geojson"], home.path("db/../db/db.sqlite-shm"), "shared-memory index"),
+            (["export", "geojson"], home.path("db/./db.sqlite-shm"), "shared-memory index"),
             (["map"], home.path("hard-wal.geojson"), "write-ahead log"),
             (["export", "geojson"], home.path("soft-shm.geojson"), "shared-memory index"),
             (["export", "geojson"], database + "-journal", "rollback journal"), (["map"], database + "-journal", "rollback journal"),
