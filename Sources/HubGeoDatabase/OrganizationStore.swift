@@ -164,11 +164,22 @@ public final class OrganizationStore: Sendable {
     /// A failure to open or set up: SQLITE_FULL, or an I/O error on a file system with no space
     /// left, says "disk full"; anything else "cannot open".
     static func openError(_ error: Error, path: String) -> any Error {
-        if let error = error as? DatabaseError,
-           error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR && DatabaseSchema.spaceIsExhausted(beside: path) {
-            return DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full (\(describe(error)))", sql: error.sql)
-        }
-        return StoreError.cannotOpen(path: path, reason: describe(error))
+        diskFull(error, path: path) ?? StoreError.cannotOpen(path: path, reason: describe(error))
+    }
+
+    /// `error` as SQLITE_FULL naming the folder of `path` when it is SQLITE_FULL, or an I/O error
+    /// (SQLite cannot grow `-shm` or `-wal`: "disk I/O error") while the file system holding
+    /// `path` has no space left; nil for any other error.
+    static func diskFull(_ error: Error, path: String) -> DatabaseError? {
+        guard let error = error as? DatabaseError else { return nil }
+        let exhausted = DatabaseSchema.spaceIsExhausted(beside: path)
+        guard error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR && exhausted else { return nil }
+        let said = "no space left on the file system of "
+        guard exhausted, error.message?.hasPrefix(said) != true else { return error }
+        var folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        if folder.isEmpty { folder = "/" }
+        return DatabaseError(resultCode: .SQLITE_FULL, message: "\(said)\(folder) (SQLite: \(describe(error)))",
+                             sql: error.sql)
     }
 
     static func describe(_ error: Error) -> String {
