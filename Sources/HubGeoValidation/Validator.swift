@@ -363,7 +363,7 @@ public struct Validator: Sendable {
         let organizations = inspection.data.organizations
         func place(_ organization: Organization) -> (file: String, path: String, line: Int?) {
             let entry = inspection.places[organization.identity]
-            return (entry?.file.description ?? organization.level1Source, entry.map { $0.jsonPath + ".coordinates" } ?? "",
+            return (entry?.file.description ?? organization.level1Source, entry.map { JSONPath.member($0.jsonPath, "coordinates") } ?? "",
                     entry?.line)
         }
         for organization in organizations where organization.coordinates.latitude == 0 && organization.coordinates.longitude == 0 {

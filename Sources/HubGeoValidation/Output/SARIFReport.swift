@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoJSON
 import HubGeoModel
 
 /// `validate --format sarif`: the report as SARIF 2.1.0 (OASIS), for code-scanning upload: one
@@ -47,8 +48,8 @@ public struct SARIFReport {
                                 endLine: diagnostic.endLine, endColumn: diagnostic.endColumn.map { $0 + 1 })
             var logical: [LogicalLocation]?
             if !diagnostic.jsonPath.isEmpty {
-                logical = [LogicalLocation(fullyQualifiedName: diagnostic.jsonPath,
-                                           kind: diagnostic.jsonPath.hasSuffix("]") ? "element" : "property")]
+                let isElement = if case .index? = JSONPath.components(of: diagnostic.jsonPath).last?.step { true } else { false }
+                logical = [LogicalLocation(fullyQualifiedName: diagnostic.jsonPath, kind: isElement ? "element" : "property")]
             }
             return Result(ruleId: diagnostic.rule.id, ruleIndex: index[diagnostic.rule] ?? 0, level: diagnostic.severity.rawValue,
                           message: Text(text: diagnostic.message),

@@ -80,6 +80,12 @@ struct ValidateCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let paths = (object["diagnostics"] as? [[String: Any]])?.compactMap { $0["jsonPath"] as? String }
         #expect(paths == [#"clubs[0]["coordinates.latitude"]"#, #"clubs[0].optional["a[0]"]"#])
+        // SARIF: a key in brackets is a property, not an array element.
+        let sarif = try cli.run(["validate", "--format", "sarif", file.path])
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])
+        let results = try #require((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        let kinds = results.compactMap { (($0["locations"] as? [[String: Any]])?.first?["logicalLocations"] as? [[String: Any]])?.first?["kind"] as? String }
+        #expect(kinds == ["property", "property"])
     }
 
     @Test func level0OptionAndBadUsage() throws {
