@@ -163,6 +163,7 @@ enum OrganizationRow {
         func text(_ column: Column) throws -> String { try checked.text(column.index, column.name) }
         func optionalText(_ column: Column) throws -> String? { try checked.optionalText(column.index, column.name) }
         func number(_ column: Column) throws -> Double { try checked.number(column.index, column.name, in: column.kind.range) }
+        _ = try text(.stableID)  // not kept (the identity gives it), but a row without one is damaged
         return Organization(
             type: try checked.type(Column.type.index),
             identity: OrganizationIdentity(town: try text(.town), fullName: try text(.fullName)),
