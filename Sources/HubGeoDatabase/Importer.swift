@@ -118,6 +118,7 @@ public struct Importer: Sendable {
             try Interruption.check()
             report.documents = session?.traffic
         }
+        report.notes += report.summary.repairs.map { "\(store.path): \($0)" }
         return report
     }
 
