@@ -25,7 +25,8 @@ let package = Package(
         // The map's clusters: supercluster's hierarchical greedy clustering for every zoom, in flat
         // arrays, queried per view, serialized as one blob. Depends on nothing of ours.
         .target(name: "HubGeoClusters"),
-        // Turns Data/*.json into Swift source so the binary carries its default data.
+        // Turns Data/*.json (and docs/schemas/, and the map page's web files) into Swift source so the
+        // binary carries them.
         .executableTarget(name: "EmbedData"),
         .plugin(
             name: "EmbedDataPlugin",
@@ -59,10 +60,13 @@ let package = Package(
         .target(
             name: "HubGeoGeocoding",
             dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoDatabase"]),
-        // GeoJSON, KML and JSON written from the database's rows, output files, and the map page.
+        // GeoJSON, KML and JSON written from the database's rows, output files, and the map page, whose
+        // script and style (Map/Web: map-common.js, map-embedded.js, map-served.js, map.css) the plugin embeds.
         .target(
             name: "HubGeoExport",
-            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoClusters"]),
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoClusters"],
+            exclude: ["Map/Web"],
+            plugins: ["EmbedDataPlugin"]),
         // `hubgeo validate`: the checks of a tree, its schema, its towns; the JSON Schemas of docs/schemas/.
         .target(
             name: "HubGeoValidation",

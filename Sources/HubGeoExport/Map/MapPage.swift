@@ -6,6 +6,11 @@ import HubGeoModel
 /// The map page: one HTML file with Leaflet, its marker-cluster plugin, the world outline and
 /// (for `hubgeo map`) the data inlined, so that it opens with no network.
 ///
+/// Its script and style are web files beside this one, embedded at build time (``MapWebFiles``):
+/// `Web/map-common.js` (the map, panel, popups, lists, language) followed, in the same `<script>`
+/// element, by the page's own `Web/map-embedded.js` (`hubgeo map`) or `Web/map-served.js`
+/// (`hubgeo serve`), and `Web/map.css`. What the page does is told at the top of each file.
+///
 /// Every piece of data sits in `<script type="application/json">` elements escaped by
 /// ``ScriptSafeJSON`` and is read with `JSON.parse`; the page script builds popups and lists with
 /// DOM text nodes, never with HTML strings, so no data can become markup or script.
@@ -45,6 +50,11 @@ public struct MapPage: Sendable {
         for licence in assets.licences {
             about += "\n\n==== \(licence.name) ====\n\(licence.text)"
         }
+        let pageScript: String
+        switch source {
+        case .embedded: pageScript = MapWebFiles.mapEmbeddedJS
+        case .server: pageScript = MapWebFiles.mapServedJS
+        }
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -55,8 +65,7 @@ public struct MapPage: Sendable {
             <title>\(ExportText.xmlEscaped(title))</title>
             <style>
             \(assets.css)
-            \(Self.pageCSS)
-            </style>
+            \(MapWebFiles.mapCSS)</style>
             </head>
             <body>
             <div id="map" role="application" aria-label="Map of clubs and museums"></div>
@@ -74,14 +83,15 @@ public struct MapPage: Sendable {
             <script type="application/json" id="hubgeo-world">\(world)</script>
             <script>\(assets.leafletJS)</script>
             <script>\(assets.markerClusterJS)</script>
-            <script>\(MapScript.source)</script>
+            <script>\(MapWebFiles.mapCommonJS)\(pageScript)</script>
             </body>
             </html>
 
             """
     }
 
-    /// The page's configuration object, as JSON.
+    /// The page's configuration object, as JSON. Its `mode` names the page; the script does not read it
+    /// (each page has its own script file).
     func configJSON() -> String {
         switch source {
         case .embedded(let collections):
@@ -95,42 +105,4 @@ public struct MapPage: Sendable {
                 + "\"extent\":\(box),\"cap\":\(cap)}"
         }
     }
-
-    static let pageCSS = """
-        html, body { height: 100%; margin: 0; font: 14px/1.35 system-ui, sans-serif; }
-        #map { position: absolute; inset: 0; background: #aad3df; }
-        #hubgeo-panel { position: absolute; top: 10px; left: 54px; z-index: 1000; width: 300px; max-height: calc(100% - 40px);
-          overflow: auto; background: rgba(255,255,255,.95); border-radius: 6px; box-shadow: 0 1px 5px rgba(0,0,0,.4); padding: 8px; }
-        .hubgeo-row { display: flex; gap: 6px; }
-        #hubgeo-search { flex: 1; min-width: 0; padding: 4px 6px; font: inherit; }
-        #hubgeo-panel ol { margin: 6px 0 0; padding-left: 28px; max-height: 36vh; overflow: auto; }
-        #hubgeo-panel li button { all: unset; cursor: pointer; color: #0645ad; }
-        #hubgeo-panel li button:hover, #hubgeo-panel li button:focus { text-decoration: underline; }
-        .hubgeo-distance { color: #555; margin-left: 4px; white-space: nowrap; }
-        #hubgeo-notice { margin-top: 6px; color: #8a4b00; }
-        #hubgeo-near-title { margin-top: 6px; font-weight: 600; }
-        #hubgeo-about { margin-top: 6px; color: #555; font-size: 12px; }
-        #hubgeo-about pre { white-space: pre-wrap; max-height: 240px; overflow: auto; font-size: 11px; }
-        .hubgeo-marker { border: 2px solid #fff; box-shadow: 0 0 2px rgba(0,0,0,.7); box-sizing: border-box; }
-        .hubgeo-club { background: #1f6fd1; border-radius: 50%; }
-        .hubgeo-museum { background: #d12f1f; border-radius: 2px; }
-        .hubgeo-pin { background: #222; border: 3px solid #ffd400; border-radius: 50% 50% 50% 0; transform: rotate(-45deg); box-sizing: border-box; }
-        .hubgeo-legend { background: rgba(255,255,255,.95); padding: 6px 8px; border-radius: 6px; box-shadow: 0 1px 5px rgba(0,0,0,.4); }
-        .hubgeo-legend div { display: flex; align-items: center; gap: 6px; }
-        .hubgeo-legend .hubgeo-marker { display: inline-block; width: 14px; height: 14px; }
-        .hubgeo-popup-name { font-weight: 600; font-size: 15px; }
-        .hubgeo-popup-kind { color: #555; }
-        .hubgeo-popup p { margin: 4px 0; }
-        .hubgeo-popup a { word-break: break-all; }
-        .hubgeo-cluster div, .hubgeo-group div { width: auto; height: auto; position: absolute; inset: 5px; margin: 0; border-radius: 50%;
-          display: flex; align-items: center; justify-content: center; font: 600 12px system-ui, sans-serif; }
-        .hubgeo-cluster span, .hubgeo-group span { line-height: 1; }
-        .hubgeo-group { background: rgba(124, 77, 196, .35); border-radius: 50%; }
-        .hubgeo-group div { background: rgba(124, 77, 196, .85); color: #fff; border-radius: 4px; }
-        .hubgeo-place-title { font-weight: 600; font-size: 15px; }
-        .hubgeo-place ol { margin: 4px 0 0; padding-left: 22px; max-height: 240px; overflow: auto; }
-        .hubgeo-place li button { all: unset; cursor: pointer; color: #0645ad; }
-        .hubgeo-place li button:hover, .hubgeo-place li button:focus { text-decoration: underline; }
-        .hubgeo-place .hubgeo-marker { display: inline-block; width: 10px; height: 10px; margin-right: 5px; vertical-align: -1px; }
-        """
 }
