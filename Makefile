@@ -9,12 +9,14 @@ RUNTIME_DEBS := libspatialite-dev libsqlite3-dev libsqlite3-mod-spatialite libcu
                 libjs-leaflet libjs-leaflet.markercluster
 # What the tests need besides: python3 (loopback HTTP servers; pip fetches the KML schema),
 # GDAL and xmllint (export checks), the sqlite3 shell (foreign databases), GNU time (peak memory of an export), headless Chromium driven by
-# Selenium with Pillow for the screenshots (the map page tests), python3-venv for the Python tools below.
-TEST_DEBS    := python3 python3-pip python3-venv gdal-bin libxml2-utils time sqlite3 chromium chromium-driver python3-selenium python3-pil
+# Selenium with Pillow for the screenshots (the map page tests), python3-venv for the Python tools below, Node.js
+# (`make check-js`: the map page's scripts in a real JavaScript engine).
+TEST_DEBS    := python3 python3-pip python3-venv gdal-bin libxml2-utils time sqlite3 chromium chromium-driver python3-selenium python3-pil \
+                nodejs
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps check-inside check-links test-deps bench-deps dist-deps kml-schema python-tools build run test test-asan test-integration nominatim-start \
+.PHONY: all deps check-inside check-links check-js test-deps bench-deps dist-deps kml-schema python-tools build run test test-asan test-integration nominatim-start \
 	nominatim-stop nominatim-status nominatim-clean fuzz bench release manual-tool install uninstall dist dist-test \
 	clean
 
@@ -69,7 +71,16 @@ check-inside: test-deps
 check-links: test-deps
 	@python3 scripts/check-links.py
 
-test: test-deps check-inside check-links kml-schema python-tools
+# The map page's web files (Sources/HubGeoExport/Map/Web, embedded at build time): every .js under Sources/
+# must parse (`node --check`), and map-common.js must load bare and its pure helpers give known answers
+# (scripts/check-map-js.js). The browser tests run the whole page.
+check-js: test-deps
+	@set -e; files=$$(find Sources -name '*.js' | sort); \
+	for f in $$files; do node --check "$$f"; done; \
+	echo "check-js: node --check passes for $$(echo $$files | wc -w) files:" $$files
+	@node scripts/check-map-js.js Sources/HubGeoExport/Map/Web/map-common.js
+
+test: test-deps check-js check-inside check-links kml-schema python-tools
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip HubGeoIntegrationTests
 
