@@ -129,7 +129,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
-            exclude: ["Fixtures", "Support/loopback_server.py", "Support/map_browser.py"]),
+            exclude: ["Fixtures", "Support/loopback_server.py", "Support/map_browser.py", "Support/vector_tiles.py"]),
         .testTarget(name: "HubGeoClustersTests", dependencies: ["HubGeoClusters"]),
         // The integration tier: the built hubgeo against a real Nominatim 5.3.3 on 127.0.0.1, which
         // Tests/Integration/nominatim/nominatim.sh sets up (`make test-integration`; not in `make test`).
