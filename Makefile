@@ -128,7 +128,7 @@ BENCH_DEBS  := gdal-bin spatialite-bin sqlite3 hyperfine binutils time python3 p
 BENCH_SIZES ?= 200000,1000000
 BENCH_RUNS  ?= 3
 BENCH_SEED  ?= 1
-BENCH_SECTIONS ?= startup,core,server,clusters
+BENCH_SECTIONS ?= startup,core,server,clusters,tiles
 BENCH_STARTUP_RUNS ?= 200
 BENCH_CLIENTS  ?= 16
 BENCH_SECONDS  ?= 10
@@ -136,7 +136,7 @@ BENCH_MAP_SIZES ?= 10000,50000,100000,200000
 bench-deps: deps
 	$(call install_debs,$(BENCH_DEBS))
 
-bench: bench-deps release
+bench: bench-deps python-tools release
 	$(SWIFT) build -c release --product hubgeo-bench
 	$(SWIFT) build -c release --product hubgeo-cluster-bench
 	python3 Benchmarks/run.py --hubgeo $(RELEASE_BIN) --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --seed $(BENCH_SEED) \
