@@ -6,7 +6,8 @@
 /// clusters and the separation zoom (UInt64 each), the number of arrays (UInt64), and the element
 /// count of each array (UInt64 each). Loading puts the bytes once into aligned memory (a copy,
 /// or read there by the caller), checks every count, offset and node number (so that a damaged
-/// blob is refused, never read out of bounds), and points the arrays into that memory.
+/// blob is refused, never read out of bounds) and every coordinate (finite and in range, so that
+/// no answer carries a damaged number), and points the arrays into that memory.
 extension ClusterIndex {
     static let magic: [UInt8] = Array("HGCI".utf8)
     package static let formatVersion: UInt32 = 1
@@ -274,8 +275,43 @@ extension ClusterIndex {
         guard expectedHigh == -1 else { throw fail("the bands do not reach zoom 0") }
         for entry in 0..<arrays.bandIDs.count {
             let node = Int(arrays.bandIDs[entry])
-            guard node >= 0, node < nodeCount, arrays.bandEntryZooms[2 * entry] <= arrays.bandEntryZooms[2 * entry + 1] else {
+            guard node >= 0, node < nodeCount, arrays.bandEntryZooms[2 * entry] == arrays.nodeZooms[2 * node],
+                  arrays.bandEntryZooms[2 * entry + 1] == arrays.nodeZooms[2 * node + 1] else {
                 throw fail("band entry \(entry) is wrong")
+            }
+            guard unit.contains(arrays.bandCoordinates[2 * entry]), unit.contains(arrays.bandCoordinates[2 * entry + 1]) else {
+                throw fail("band entry \(entry) lies at (\(arrays.bandCoordinates[2 * entry]), \(arrays.bandCoordinates[2 * entry + 1]))")
+            }
+        }
+        try validateNumbers(arrays, clusterCount: clusterCount)
+    }
+
+    /// Web Mercator positions lie in the unit square (``WebMercator``).
+    private static let unit = 0.0...1.0
+
+    /// Checks that every number an answer carries is finite and in range (a NaN or a latitude of
+    /// 1e300 in the blob stopped `hubgeo serve` on ExportText's precondition at the first view,
+    /// and a NaN in a band's kd-tree hid every item of the view): organizations' coordinates in
+    /// degrees, clusters' centres in the unit square, their boxes in degrees with south <= north
+    /// and west <= east. One pass over each array.
+    private static func validateNumbers(_ arrays: ClusterStorage.Arrays, clusterCount: Int) throws(ClusterIndexError) {
+        func fail(_ reason: String) -> ClusterIndexError { .invalidSerialization(reason) }
+        let latitudes = arrays.organizationLatitudes, longitudes = arrays.organizationLongitudes
+        for slot in 0..<latitudes.count {
+            guard (-90...90).contains(latitudes[slot]), (-180...180).contains(longitudes[slot]) else {
+                throw fail("organization \(slot) has coordinates (\(latitudes[slot]), \(longitudes[slot]))")
+            }
+        }
+        let positions = arrays.clusterPositions, bounds = arrays.clusterBounds
+        for cluster in 0..<clusterCount {
+            guard unit.contains(positions[2 * cluster]), unit.contains(positions[2 * cluster + 1]) else {
+                throw fail("cluster \(cluster) has its centre at (\(positions[2 * cluster]), \(positions[2 * cluster + 1]))")
+            }
+            let south = bounds[4 * cluster], west = bounds[4 * cluster + 1]
+            let north = bounds[4 * cluster + 2], east = bounds[4 * cluster + 3]
+            guard (-90...90).contains(south), (-90...90).contains(north), (-180...180).contains(west),
+                  (-180...180).contains(east), south <= north, west <= east else {
+                throw fail("cluster \(cluster) has the box \(south), \(west), \(north), \(east)")
             }
         }
     }

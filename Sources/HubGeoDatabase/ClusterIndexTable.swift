@@ -23,16 +23,23 @@ enum ClusterIndexTable {
     }
 
     /// What an import calls before it records itself as `importRun`: the stored index is
-    /// built again when the organizations changed, or when none of the current format is stored
-    /// (a database made by an older hubgeo).
-    static func refresh(_ db: Database, importRun: Int64, organizationsChanged: Bool) throws {
-        if !organizationsChanged,
-           try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM cluster_index WHERE format = ?",
-                             arguments: [ClusterIndex.formatVersion]) ?? false {
-            return
+    /// built again when the organizations changed, when none of the current format is stored
+    /// (a database made by an older hubgeo), or when the stored one does not load (damaged: a
+    /// truncated blob was kept by every import that changed nothing, and `serve` refused it at
+    /// every start). Returns what was wrong with the stored index, when that is why it was rebuilt.
+    static func refresh(_ db: Database, importRun: Int64, organizationsChanged: Bool) throws -> String? {
+        var damage: String?
+        if !organizationsChanged, try storedImportRun(db) != nil {
+            do {
+                _ = try load(db)
+                return nil
+            } catch let error as DamagedData {
+                damage = error.description
+            }
         }
         let index = try build(db)
         try store(index, db, importRun: importRun)
+        return damage
     }
 
     /// Builds the index of the organizations `db` holds, on every processor.
@@ -41,13 +48,16 @@ enum ClusterIndexTable {
         organizations.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0)
         let rows = try Row.fetchCursor(db, sql: "SELECT id, latitude, longitude FROM organization ORDER BY id")
         while let row = try rows.next() {
-            organizations.append(ClusterIndex.Organization(id: row[0], latitude: row[1], longitude: row[2]))
+            let checked = CheckedRow(row, place: "organization row \(row[0] as Int64)")
+            organizations.append(ClusterIndex.Organization(
+                id: row[0], latitude: try checked.number(1, "latitude", in: -90...90),
+                longitude: try checked.number(2, "longitude", in: -180...180)))
         }
         do {
             return try ClusterIndex(organizations)
         } catch {
-            // The table's CHECK constraints keep coordinates in range; this is a damaged database.
-            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "cannot cluster the organizations: \(error)")
+            // The coordinates are checked above; the index's own limits (its size) remain.
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "cannot cluster the organizations: \(error)")
         }
     }
 
@@ -79,7 +89,13 @@ enum ClusterIndexTable {
 
     /// Loads the stored index, read from the blob straight into the index's memory.
     static func load(_ db: Database) throws -> ClusterIndex {
-        let blob = try Blob(db, writable: false)
+        let blob: Blob
+        do {
+            blob = try Blob(db, writable: false)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            // The row is there (``storedImportRun(_:)``): its data is not a blob ("cannot open value of type null").
+            throw DamagedData(description: "the stored cluster index (table cluster_index) cannot be read: \(error.message ?? "\(error)")")
+        }
         defer { blob.close() }
         let size = Int(sqlite3_blob_bytes(blob.handle))
         do {
@@ -92,7 +108,7 @@ enum ClusterIndexTable {
                 }
             }
         } catch let error as ClusterIndexError {
-            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "the stored cluster index is damaged: \(error)")
+            throw DamagedData(description: "the stored cluster index (table cluster_index) does not load: \(error)")
         }
     }
 

@@ -16,9 +16,68 @@ import HubGeoReader
 /// `organization` table, and gets the stamp at its next import. Anything else is refused with
 /// the reason, and never written to, rebuilt or removed: a directory, a device, a FIFO, a file that
 /// is not SQLite, a SQLite database of another application.
-enum DatabaseFile {
+package enum DatabaseFile {
     /// `PRAGMA application_id` of a hubgeo database: "HuGe" in ASCII.
     static let applicationID: Int32 = 0x4875_4765
+
+    /// The files SQLite keeps beside a database `NAME`, by the suffix of their name, with what each is.
+    static let companions: [(suffix: String, role: String)] = [
+        ("-wal", "write-ahead log"), ("-shm", "shared-memory index"), ("-journal", "rollback journal"),
+    ]
+
+    /// The files SQLite takes as the companions of the database at `path`, whether they exist yet
+    /// or not: named after the path with every symbolic link resolved (as SQLite's unix VFS
+    /// names them; measured with SQLite 3.40), and after the path as given. A file written under
+    /// one of these names would be read by SQLite as the database's journal.
+    package static func companionPaths(of path: String) -> [(path: String, role: String)] {
+        let bases = [path, sqliteName(of: path)]
+        return bases.flatMap { base in companions.map { (base + $0.suffix, $0.role) } }
+    }
+
+    /// `path` with every symbolic link resolved, as SQLite names the companions; `path` when it cannot be resolved.
+    static func sqliteName(of path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The database's `-wal` when it holds anything (a write-ahead log with commits the database
+    /// file may lack); nil when it is missing or empty.
+    static func writeAheadLogHoldingData(of path: String) -> String? {
+        let log = sqliteName(of: path) + "-wal"
+        var status = stat()
+        guard stat(log, &status) == 0, status.st_size > 0 else { return nil }
+        return log
+    }
+
+    /// Why the database at `path` cannot be read safely when SQLite cannot use its `-shm` (`error`)
+    /// while `log` holds changes, and what to do.
+    static func unsafeToReadWithout(log: String, path: String, error: String) -> String {
+        let index = sqliteName(of: path) + "-shm"
+        return "its write-ahead log \(log) holds changes, and SQLite cannot open \(index) beside it "
+            + "(\(whySharedMemoryIsUnusable(index))): \(error). Read without it, the database would answer with data older than "
+            + "what was committed; checkpoint it where it may be written (any hubgeo import there, or "
+            + "sqlite3 \(path) 'PRAGMA wal_checkpoint(TRUNCATE)'), or give this user write access"
+    }
+
+    /// Why SQLite cannot use the shared-memory file `index`, in words.
+    static func whySharedMemoryIsUnusable(_ index: String) -> String {
+        let folder = index.lastIndex(of: "/").map { String(index[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        var volume = statvfs()
+        if statvfs(folder, &volume) == 0, volume.f_flag & UInt(ST_RDONLY) != 0 { return "read-only file system" }
+        if DatabaseSchema.spaceIsExhausted(beside: index) { return "disk full" }
+        if access(index, F_OK) == 0 {
+            let descriptor = open(index, O_RDWR | O_CLOEXEC)
+            guard descriptor < 0 else {
+                close(descriptor)
+                return "it cannot be mapped"
+            }
+            let reason = String(cString: strerror(errno))
+            var status = stat()
+            return stat(index, &status) == 0 && status.st_uid != getuid() ? "\(reason); it belongs to another user" : reason
+        }
+        return access(folder, W_OK) != 0 ? "read-only folder" : "it cannot be created"
+    }
 
     /// What the path holds.
     enum Kind: Equatable {

@@ -45,9 +45,16 @@ enum DatabaseSchema {
         case needsSetUp
         /// Created only in part: what is missing.
         case halfMade(String)
+        /// Migrated by a newer hubgeo: the migrations this one does not know. Never written (an
+        /// older hubgeo rewrote the cluster index in its own format, and would write rows by
+        /// rules that are no longer the file's); read-only queries still read it, and refuse
+        /// any value they do not expect as damaged.
+        case newer([String])
     }
 
     static func state(_ db: Database) throws -> State {
+        let unknown = try unknownMigrations(db)
+        if !unknown.isEmpty { return .newer(unknown) }
         let hasMetadata = try db.tableExists("spatial_ref_sys")
         let hasOrganization = try db.tableExists("organization")
         var hasGeometry = false
@@ -63,6 +70,12 @@ enum DatabaseSchema {
               try migrator.hasCompletedMigrations(db)
         else { return .needsSetUp }
         return .current
+    }
+
+    /// The migrations applied to the database that this hubgeo does not know (a newer one's), sorted.
+    static func unknownMigrations(_ db: Database) throws -> [String] {
+        let migrator = self.migrator
+        return try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
     }
 
     /// The one migrator of every table in the file: the organizations', the geocode cache's and

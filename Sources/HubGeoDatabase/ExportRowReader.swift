@@ -47,19 +47,24 @@ struct ExportRowReader {
     }
 
     /// Takes one row. Returns true when it starts a new organization and the previous one's
-    /// record is complete: write `record`, then call ``start(_:)`` with the same row.
-    mutating func read(_ statement: SQLiteStatement) -> Bool {
+    /// record is complete: write `record`, then call ``start(_:)`` with the same row. Throws
+    /// ``DamagedData`` for a value that is not what hubgeo writes (``OrganizationRow/Kind``).
+    mutating func read(_ statement: SQLiteStatement) throws -> Bool {
         let id = sqlite3_column_int64(statement, Column.id.rawValue)
         if let currentID, currentID != id {
             complete()
             return true
         }
-        if currentID == nil { start(statement) } else { addRemark(statement) }
+        if currentID == nil { try start(statement) } else { try addRemark(statement) }
         return false
     }
 
+    /// The columns the record is made of, checked before they are read.
+    private static let checkedColumns = Column.allCases.filter { $0.rawValue <= Column.memberCount.rawValue }
+
     /// Begins the organization of the current row.
-    mutating func start(_ statement: SQLiteStatement) {
+    mutating func start(_ statement: SQLiteStatement) throws {
+        for column in Self.checkedColumns { try OrganizationRow.Kind.check(statement, column) }
         currentID = sqlite3_column_int64(statement, Column.id.rawValue)
         record.reset()
         preferredRemark.isSet = false
@@ -93,7 +98,7 @@ struct ExportRowReader {
         let members = Column.memberCount.rawValue
         record.memberCount = record.organizationType == .club && sqlite3_column_type(statement, members) != SQLITE_NULL
             ? Int(sqlite3_column_int64(statement, members)) : nil
-        addRemark(statement)
+        try addRemark(statement)
     }
 
     /// Completes the last organization; false when there was none.
@@ -103,8 +108,14 @@ struct ExportRowReader {
         return true
     }
 
-    private mutating func addRemark(_ statement: SQLiteStatement) {
+    private mutating func addRemark(_ statement: SQLiteStatement) throws {
         guard sqlite3_column_type(statement, Self.remarkLanguage) != SQLITE_NULL else { return }
+        guard sqlite3_column_type(statement, Self.remarkLanguage) == SQLITE_TEXT,
+              sqlite3_column_type(statement, Self.remarkValue) == SQLITE_TEXT else {
+            throw DamagedData(description: "organization_remark of organization row \(sqlite3_column_int64(statement, Column.id.rawValue)): "
+                + "language holds \(CheckedRow.describe(DatabaseValue(sqliteStatement: statement, index: Self.remarkLanguage))), "
+                + "value \(CheckedRow.describe(DatabaseValue(sqliteStatement: statement, index: Self.remarkValue))), not text")
+        }
         let language = Self.text(statement, Self.remarkLanguage)
         let value = Self.text(statement, Self.remarkValue)
         if let preferredLanguage, !preferredRemark.isSet, Self.equalIgnoringASCIICase(language, preferredLanguage) {

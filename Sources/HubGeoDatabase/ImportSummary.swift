@@ -26,6 +26,9 @@ public struct ImportSummary: Sendable {
     /// Removals and additions that look like one organization whose identity (town + full name)
     /// was edited: the same full name or nickname, within ``renameDistanceMeters``.
     public var probableRenames: [ProbableRename] = []
+    /// What the import rewrote because it could not read it (a damaged database): rows whose
+    /// values are not what hubgeo writes, a stored cluster index that did not load.
+    public var repairs: [String] = []
 
     public init() {}
 

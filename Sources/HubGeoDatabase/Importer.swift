@@ -75,6 +75,15 @@ public struct Importer: Sendable {
     /// be read whole or the database cannot be written.
     public func run(root: DocumentLocation, level2Files: [DocumentLocation] = [], database path: String,
                     now: Date = Date()) throws -> Report {
+        do {
+            return try runOnce(root: root, level2Files: level2Files, database: path, now: now)
+        } catch {
+            // "disk I/O error" from a -shm or -wal that cannot grow on a full disk says so, with the folder.
+            throw OrganizationStore.diskFull(error, path: path) ?? error
+        }
+    }
+
+    private func runOnce(root: DocumentLocation, level2Files: [DocumentLocation], database path: String, now: Date) throws -> Report {
         var notes: [String] = []
         if FileManager.default.fileExists(atPath: path) {
             do {
@@ -109,6 +118,7 @@ public struct Importer: Sendable {
             try Interruption.check()
             report.documents = session?.traffic
         }
+        report.notes += report.summary.repairs.map { "\(store.path): \($0)" }
         return report
     }
 
@@ -149,7 +159,8 @@ public struct Importer: Sendable {
     }
 
     static func removeDatabaseFiles(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        unlink(path)
+        for companion in DatabaseFile.companions { unlink(path + companion.suffix) }
     }
 
     /// Makes the new directory entry durable.
@@ -173,7 +184,7 @@ extension Importer.Report {
 
 /// The private file a new database is built in, beside its final name: `.NAME.PID.RANDOM.staging`.
 /// Removing it removes only what this process made. Staging files of processes that no longer
-/// run (killed during a first import) are removed when the next one starts.
+/// run (killed during a first import) are removed when the next one starts (``AbandonedFiles``).
 struct StagingFile {
     let path: String
 
@@ -199,14 +210,14 @@ struct StagingFile {
         Importer.removeDatabaseFiles(path)
     }
 
+    /// Removes the staging files of imports that no longer run (``AbandonedFiles``), with their journals.
     private static func removeAbandoned(in directory: String, name: String) {
-        let folder = directory.isEmpty ? "." : directory
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         let prefix = ".\(name)."
-        for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".staging") {
-            let parts = entry.dropFirst(prefix.count).split(separator: ".")
-            guard parts.count == 3, let pid = pid_t(parts[0]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            Importer.removeDatabaseFiles(folder + "/" + entry)
-        }
+        AbandonedFiles.sweep(in: directory, writer: { entry in
+            guard entry.hasPrefix(prefix), entry.hasSuffix(".staging") else { return nil }
+            let parts = entry.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 3, let pid = pid_t(parts[0]) else { return nil }
+            return .process(pid)
+        }, remove: Importer.removeDatabaseFiles)
     }
 }

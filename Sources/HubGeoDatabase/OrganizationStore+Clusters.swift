@@ -97,9 +97,12 @@ extension OrganizationStore {
                     var organizations: [MapClusters.Organization] = []
                     for rowID in item.organizationIDs {
                         guard let row = try Row.fetchOne(statement, arguments: [rowID]) else { continue }
+                        let checked = CheckedRow(row, place: "organization row \(rowID)")
                         organizations.append(MapClusters.Organization(
-                            stableID: row[0], name: row[1], nickName: row[2], type: OrganizationType(rawValue: row[3]) ?? .club,
-                            town: row[4], coordinates: GeoPoint(latitude: row[5], longitude: row[6])))
+                            stableID: try checked.text(0, "stable_id"), name: try checked.text(1, "full_name"),
+                            nickName: try checked.text(2, "nick_name"), type: try checked.type(3), town: try checked.text(4, "town"),
+                            coordinates: GeoPoint(latitude: try checked.number(5, "latitude", in: -90...90),
+                                                  longitude: try checked.number(6, "longitude", in: -180...180))))
                     }
                     if organizations.count > 1 {
                         organizations.sort { ($0.name, $0.town) < ($1.name, $1.town) }

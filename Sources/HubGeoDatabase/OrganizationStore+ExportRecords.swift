@@ -47,10 +47,10 @@ extension OrganizationStore {
                     throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
                                         sql: sql)
                 }
-                if reader.read(handle) {
+                if try reader.read(handle) {
                     try body(reader.record)
                     count += 1
-                    reader.start(handle)
+                    try reader.start(handle)
                 }
             }
             if reader.finish() {

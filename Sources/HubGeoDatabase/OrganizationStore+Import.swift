@@ -39,21 +39,30 @@ extension OrganizationStore {
             try db.execute(sql: "PRAGMA cache_size = -65536")
             defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
             var sync = try SyncState(db)
-            let triggers = sync.existing.isEmpty ? try SpatialIndex.beginBulkLoad(db) : nil
+            let triggers = sync.existing.isEmpty && sync.damaged.isEmpty ? try SpatialIndex.beginBulkLoad(db) : nil
             let writer = try RowWriter(db)
             try produce({ organization in try sync.apply(organization, writer: writer, db: db) }, DatabaseDocumentCache(db))
             try sync.removeUnseen(db)
             if let triggers { try SpatialIndex.finishBulkLoad(db, restoring: triggers) }
             var summary = sync.summary
             summary.probableRenames = sync.probableRenames()
+            if !sync.damaged.isEmpty {
+                let ids = sync.damaged.sorted()
+                summary.repairs.append("organization row\(ids.count == 1 ? "" : "s") "
+                    + ids.prefix(10).map(String.init).joined(separator: ", ") + (ids.count > 10 ? " and \(ids.count - 10) more" : "")
+                    + " held values hubgeo does not write (a damaged database); rewritten from the data, or removed")
+            }
             try StoredCredentials.remove(in: db)
             try db.execute(sql: """
                 INSERT INTO import_run (source, imported_at, organizations, added, changed, removed)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [source, ISO8601DateFormatter().string(from: now), summary.total,
                                  summary.addedCount, summary.changedCount, summary.removedCount])
-            try ClusterIndexTable.refresh(db, importRun: db.lastInsertedRowID,
-                                          organizationsChanged: summary.addedCount + summary.changedCount + summary.removedCount > 0)
+            if let damage = try ClusterIndexTable.refresh(
+                db, importRun: db.lastInsertedRowID,
+                organizationsChanged: summary.addedCount + summary.changedCount + summary.removedCount > 0 || !sync.damaged.isEmpty) {
+                summary.repairs.append("\(damage); rebuilt")
+            }
             summary.added.sort()
             summary.changed.sort()
             summary.removed.sort()
@@ -82,13 +91,36 @@ extension OrganizationStore {
         var added: [ImportSummary.Place] = []
         var removed: [ImportSummary.Place] = []
 
+        /// The rows that do not hold what hubgeo writes (``OrganizationRow/damagedRowsSQL``, or a
+        /// stable id that is not one): rewritten from the data (their content digest is taken as
+        /// unknown), or removed when the data does not hold them, or at once when they cannot even
+        /// be matched with the data.
+        var damaged: Set<Int64> = []
+
         init(_ db: Database) throws {
             existing.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0)
+            damaged = Set(try Int64.fetchAll(db, sql: OrganizationRow.damagedRowsSQL))
+            var unmatched: [Int64] = []
             let rows = try Row.fetchCursor(db, sql: "SELECT id, stable_id, fingerprint FROM organization")
             while let row = try rows.next() {
-                guard let key = UInt64(row[1] as String, radix: 16) else { continue }
-                let (content, sources) = Fingerprint.parse(row[2])
-                existing[key] = Stored(id: row[0], content: content ?? 0, sources: sources ?? 0)
+                let id: Int64 = row[0]
+                let stableID = (row[1] as DatabaseValue).storage, fingerprint = (row[2] as DatabaseValue).storage
+                guard case .string(let text) = stableID, let key = UInt64(text, radix: 16), existing[key] == nil else {
+                    unmatched.append(id)
+                    continue
+                }
+                guard case .string(let print) = fingerprint, !damaged.contains(id) else {
+                    existing[key] = Stored(id: id, content: 0, sources: 0)
+                    damaged.insert(id)
+                    continue
+                }
+                let (content, sources) = Fingerprint.parse(print)
+                existing[key] = Stored(id: id, content: content ?? 0, sources: sources ?? 0)
+            }
+            let delete = try db.cachedStatement(sql: "DELETE FROM organization WHERE id = ?")
+            for id in unmatched {
+                try delete.execute(arguments: [id])
+                damaged.insert(id)
             }
         }
 
@@ -126,10 +158,18 @@ extension OrganizationStore {
             let delete = try db.cachedStatement(sql: "DELETE FROM organization WHERE id = ?")
             for id in unseen {
                 if let row = try Row.fetchOne(select, arguments: [id]) {
-                    let place = ImportSummary.Place(identity: OrganizationIdentity(town: row[0], fullName: row[1]), nickName: row[2],
-                                                    coordinates: GeoPoint(latitude: row[3], longitude: row[4]))
-                    summary.noteRemoved(place.identity)
-                    if removed.count < ImportSummary.renameCandidateLimit { removed.append(place) }
+                    let checked = CheckedRow(row, place: "organization row \(id)")
+                    if let place = try? ImportSummary.Place(
+                        identity: OrganizationIdentity(town: checked.text(0, "town"), fullName: checked.text(1, "full_name")),
+                        nickName: checked.text(2, "nick_name"),
+                        coordinates: GeoPoint(latitude: checked.number(3, "latitude", in: -90...90),
+                                              longitude: checked.number(4, "longitude", in: -180...180))) {
+                        summary.noteRemoved(place.identity)
+                        if removed.count < ImportSummary.renameCandidateLimit { removed.append(place) }
+                    } else {
+                        // A damaged row (``damaged``), named as far as it can be.
+                        summary.noteRemoved(OrganizationIdentity(town: checked.textOrEmpty(0), fullName: checked.textOrEmpty(1)))
+                    }
                 }
                 try delete.execute(arguments: [id])
             }

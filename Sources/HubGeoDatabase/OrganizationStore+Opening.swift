@@ -36,9 +36,10 @@ extension OrganizationStore {
     }
 
     /// One read-only connection to an existing file, or a pool of them (`pool`). SQLite needs the
-    /// `-shm` file of a WAL database even to read it; where it cannot create one (a read-only
-    /// directory or medium) and none exists, nobody can be writing the database either, so it is
-    /// opened as immutable.
+    /// `-shm` file of a WAL database even to read it; where it cannot create or open one (a
+    /// read-only directory or medium) nobody can be writing the database either, so it is opened
+    /// as immutable, but only when no `-wal` holds commits that the file alone lacks: otherwise
+    /// the open fails, saying why.
     static func openReadOnly(path: String, pool: Bool) throws -> any DatabaseWriter {
         guard access(path, F_OK) == 0 else {
             throw StoreError.cannotOpen(path: path, reason: "no such file")
@@ -66,15 +67,24 @@ extension OrganizationStore {
         }
         do {
             return try open(path)
-        } catch let first as DatabaseError where first.resultCode == .SQLITE_READONLY || first.resultCode == .SQLITE_CANTOPEN {
+        } catch let first as DatabaseError where first.resultCode == .SQLITE_READONLY || first.resultCode == .SQLITE_CANTOPEN
+                    || !pool && first.resultCode == .SQLITE_IOERR && DatabaseSchema.spaceIsExhausted(beside: path) {
             // Only for a file SQLite may not write beside (no -shm): never when a writer is busy.
+            // On a full disk SQLite cannot grow a -shm to its 32 KiB ("disk I/O error"), nor can
+            // a writer grow the -wal: the file alone is the data. Not for a pool (a server), which
+            // would go on reading the file immutable after space is freed and imports resume.
+            // Immutable, SQLite reads the database file alone: a -wal that holds commits would be
+            // ignored, and the old data answered as current.
+            if let log = DatabaseFile.writeAheadLogHoldingData(of: path) {
+                throw StoreError.cannotOpen(path: path, reason: DatabaseFile.unsafeToReadWithout(log: log, path: path, error: describe(first)))
+            }
             do {
                 return try open(immutableURI(path))
             } catch {
-                throw StoreError.cannotOpen(path: path, reason: describe(first))
+                throw Self.diskFull(first, path: path) ?? StoreError.cannotOpen(path: path, reason: describe(first))
             }
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: describe(error))
+            throw Self.openError(error, path: path)
         }
     }
 

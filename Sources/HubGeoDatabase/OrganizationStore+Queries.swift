@@ -89,24 +89,29 @@ extension OrganizationStore {
             if let byID = try store.organization(id: name) { return byID }
             let folded = name.searchFolded
             // Rows whose names contain the text; exact names win over mere containment.
+            struct Candidate { var id: Int64, stableID: String, nickName: String, fullName: String, town: String }
             let rows = try store.database.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT o.id, o.stable_id, o.nick_name, o.full_name, o.town FROM organization o
                     WHERE instr(o.search_key, ?) > 0 OR o.stable_id = ?
-                    """, arguments: [folded, name])
+                    """, arguments: [folded, name]).map { row in
+                    let checked = CheckedRow(row, place: "organization row \(row[0] as Int64)")
+                    return Candidate(id: row[0], stableID: try checked.text(1, "stable_id"), nickName: try checked.text(2, "nick_name"),
+                                     fullName: try checked.text(3, "full_name"), town: try checked.text(4, "town"))
+                }
             }
             let exact = rows.filter {
-                ($0[1] as String) == name || ($0[2] as String).searchFolded == folded || ($0[3] as String).searchFolded == folded
+                $0.stableID == name || $0.nickName.searchFolded == folded || $0.fullName.searchFolded == folded
             }
             let matches = exact.isEmpty ? rows : exact
             guard !matches.isEmpty else { throw OrganizationLookupError.noMatch(name) }
             guard matches.count == 1 else {
                 throw OrganizationLookupError.ambiguous(name, candidates: matches.map {
-                    "\($0[2] as String) = \($0[3] as String) (\($0[4] as String))"
+                    "\($0.nickName) = \($0.fullName) (\($0.town))"
                 }.sorted())
             }
             var found: Organization?
-            try store.forEachChunk(OrganizationQuery(.row(matches[0][0]), order: .stableID), includeMembers: true) {
+            try store.forEachChunk(OrganizationQuery(.row(matches[0].id), order: .stableID), includeMembers: true) {
                 found = $0.first?.organization
             }
             guard let found else { throw OrganizationLookupError.noMatch(name) }
@@ -122,16 +127,24 @@ extension OrganizationStore {
                        min(latitude) AS south, min(longitude) AS west, max(latitude) AS north, max(longitude) AS east
                 FROM organization
                 """)
-            let run = try Row.fetchOne(db, sql: "SELECT source, imported_at FROM import_run ORDER BY id DESC LIMIT 1")
-            var statistics = StoreStatistics(databasePath: path, clubs: counts?["clubs"] ?? 0, museums: counts?["museums"] ?? 0,
-                                             clubsWithLevel2: counts?["level2"] ?? 0)
-            if let south: Double = counts?["south"], let west: Double = counts?["west"],
-               let north: Double = counts?["north"], let east: Double = counts?["east"] {
+            let run = try Row.fetchOne(db, sql: "SELECT id, source, imported_at FROM import_run ORDER BY id DESC LIMIT 1")
+            // min() and max() of a column that holds text or a blob in some row return it.
+            let extent = counts.map { CheckedRow($0, place: "table organization") }
+            func count(_ index: Int, _ name: String) throws -> Int { try extent?.optionalInteger(index, name) ?? 0 }
+            var statistics = StoreStatistics(databasePath: path, clubs: try count(0, "clubs"), museums: try count(1, "museums"),
+                                             clubsWithLevel2: try count(2, "has_level2"))
+            if let extent, let south = try extent.optionalNumber(3, "latitude", in: -90...90),
+               let west = try extent.optionalNumber(4, "longitude", in: -180...180),
+               let north = try extent.optionalNumber(5, "latitude", in: -90...90),
+               let east = try extent.optionalNumber(6, "longitude", in: -180...180) {
                 statistics.southWest = GeoPoint(latitude: south, longitude: west)
                 statistics.northEast = GeoPoint(latitude: north, longitude: east)
             }
-            statistics.source = run?["source"]
-            if let time: String = run?["imported_at"] { statistics.importedAt = ISO8601DateFormatter().date(from: time) }
+            if let run {
+                let checked = CheckedRow(run, place: "import_run row \(run[0] as Int64)")
+                statistics.source = try checked.text(1, "source")
+                statistics.importedAt = ISO8601DateFormatter().date(from: try checked.text(2, "imported_at"))
+            }
             return statistics
         }
     }

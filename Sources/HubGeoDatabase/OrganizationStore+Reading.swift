@@ -66,11 +66,13 @@ extension OrganizationStore {
             while let row = try cursor.next() {
                 // After the organization's columns: the distance, then the localized columns.
                 let next = OrganizationRow.nextColumn
-                var match = PlaceMatch(organization: OrganizationRow.organizationWithoutRelations(from: row),
+                var match = PlaceMatch(organization: try OrganizationRow.organizationWithoutRelations(from: row),
                                        distanceMeters: row[next])
                 if let localization, row[next + 3] as Bool {
-                    match.localized = LocalizedPlace.shown(language: localization.language, answeredTown: row[next + 1],
-                                                           country: row[next + 2], level1Town: match.organization.town)
+                    let checked = CheckedRow(row, place: "the geocode cache's answer for organization row \(row[OrganizationRow.Column.id.index] as Int64)")
+                    match.localized = LocalizedPlace.shown(language: localization.language, answeredTown: try checked.optionalText(next + 1, "town"),
+                                                           country: try checked.optionalText(next + 2, "country"),
+                                                           level1Town: match.organization.town)
                 }
                 chunk.append(match)
                 ids.append(row[OrganizationRow.Column.id.index])

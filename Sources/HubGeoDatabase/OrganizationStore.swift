@@ -57,7 +57,7 @@ public final class OrganizationStore: Sendable {
     init(snapshotOf store: OrganizationStore, db: Database) {
         path = store.path
         isReadOnly = true
-        database = StoreDatabase(writer: store.database.writer, snapshot: SnapshotConnection(db))
+        database = StoreDatabase(writer: store.database.writer, path: store.path, snapshot: SnapshotConnection(db))
     }
 
     private init(readOnlyPath path: String, pool: Bool) throws {
@@ -69,7 +69,7 @@ public final class OrganizationStore: Sendable {
             // Throws for another program's tables; a file with none reads as a database with no organizations.
             _ = try writer.read { db in try DatabaseFile.inspectContents(db, path: path) }
         }
-        self.database = StoreDatabase(writer: writer)
+        self.database = StoreDatabase(writer: writer, path: path)
     }
 
     init(path: String, connections: Connections) throws {
@@ -90,6 +90,13 @@ public final class OrganizationStore: Sendable {
         }
         let writer: any DatabaseWriter
         do {
+            if connections == .pool && (kind == .hubgeo || kind == .unstamped) {
+                // A pool writes at open (an empty transaction): a newer hubgeo's database is refused first.
+                var peek = Configuration()
+                peek.readonly = true
+                let unknown = try DatabaseQueue(path: path, configuration: peek).read { try DatabaseSchema.unknownMigrations($0) }
+                if !unknown.isEmpty { throw StoreError.newerDatabase(path: path, migrations: unknown) }
+            }
             switch connections {
             case .pool:
                 writer = try DatabasePool(path: path, configuration: configuration)
@@ -105,7 +112,7 @@ public final class OrganizationStore: Sendable {
         } catch {
             throw Self.openError(error, path: path)
         }
-        self.database = StoreDatabase(writer: writer)
+        self.database = StoreDatabase(writer: writer, path: path)
         do {
             // Checked first without writing: opening a current database leaves its bytes alone.
             let state = try writer.read { db in try DatabaseSchema.state(db) }
@@ -114,6 +121,8 @@ public final class OrganizationStore: Sendable {
                 break
             case .halfMade(let reason):
                 throw StoreError.halfMade(path: path, reason: reason)
+            case .newer(let migrations):
+                throw StoreError.newerDatabase(path: path, migrations: migrations)
             case .needsSetUp:
                 try writer.writeWithoutTransaction { db in
                     // The stamp comes first, so that even a set-up cut short leaves a file hubgeo knows as its own.
@@ -164,11 +173,22 @@ public final class OrganizationStore: Sendable {
     /// A failure to open or set up: SQLITE_FULL, or an I/O error on a file system with no space
     /// left, says "disk full"; anything else "cannot open".
     static func openError(_ error: Error, path: String) -> any Error {
-        if let error = error as? DatabaseError,
-           error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR && DatabaseSchema.spaceIsExhausted(beside: path) {
-            return DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full (\(describe(error)))", sql: error.sql)
-        }
-        return StoreError.cannotOpen(path: path, reason: describe(error))
+        diskFull(error, path: path) ?? StoreError.cannotOpen(path: path, reason: describe(error))
+    }
+
+    /// `error` as SQLITE_FULL naming the folder of `path` when it is SQLITE_FULL, or an I/O error
+    /// (SQLite cannot grow `-shm` or `-wal`: "disk I/O error") while the file system holding
+    /// `path` has no space left; nil for any other error.
+    static func diskFull(_ error: Error, path: String) -> DatabaseError? {
+        guard let error = error as? DatabaseError else { return nil }
+        let exhausted = DatabaseSchema.spaceIsExhausted(beside: path)
+        guard error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR && exhausted else { return nil }
+        let said = "no space left on the file system of "
+        guard exhausted, error.message?.hasPrefix(said) != true else { return error }
+        var folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        if folder.isEmpty { folder = "/" }
+        return DatabaseError(resultCode: .SQLITE_FULL, message: "\(said)\(folder) (SQLite: \(describe(error)))",
+                             sql: error.sql)
     }
 
     static func describe(_ error: Error) -> String {
@@ -178,44 +198,63 @@ public final class OrganizationStore: Sendable {
 }
 
 /// The store's connections (a pool, or one queue for an import), through which every access
-/// goes. A failed SQLite call throws GRDB's `DatabaseError`, with its result code and SQL.
-/// In the store of a snapshot (``OrganizationStore/snapshot(_:)``) every read goes to the
-/// snapshot's one connection and read transaction, and nothing writes.
+/// goes. A failed SQLite call throws GRDB's `DatabaseError`, with its result code and SQL;
+/// data that is not what hubgeo wrote (``DamagedData``) throws ``StoreError/damaged(path:reason:)``,
+/// which names the file. In the store of a snapshot (``OrganizationStore/snapshot(_:)``) every
+/// read goes to the snapshot's one connection and read transaction, and nothing writes.
 struct StoreDatabase: Sendable {
     let writer: any DatabaseWriter
+    /// The database file, for the message of damaged data.
+    let path: String
     /// The snapshot's connection, in the store of a snapshot.
     let snapshot: SnapshotConnection?
 
-    init(writer: any DatabaseWriter, snapshot: SnapshotConnection? = nil) {
+    init(writer: any DatabaseWriter, path: String, snapshot: SnapshotConnection? = nil) {
         self.writer = writer
+        self.path = path
         self.snapshot = snapshot
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        if let snapshot { return try body(snapshot.db) }
-        return try writer.read(body)
+        try namingDamage {
+            if let snapshot { return try body(snapshot.db) }
+            return try writer.read(body)
+        }
     }
 
     /// One read transaction, asynchronously: cancelling the task interrupts the statement that
     /// runs (`sqlite3_interrupt`), the next one throws, and the connection returns to the pool.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        if let snapshot { return try body(snapshot.db) }
-        return try await writer.read(body)
+        do {
+            if let snapshot { return try body(snapshot.db) }
+            return try await writer.read(body)
+        } catch let damage as DamagedData {
+            throw StoreError.damaged(path: path, reason: damage.description)
+        }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         precondition(snapshot == nil, "a snapshot only reads")
-        return try writer.write(body)
+        return try namingDamage { try writer.write(body) }
     }
 
     func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         precondition(snapshot == nil, "a snapshot only reads")
-        return try writer.writeWithoutTransaction(body)
+        return try namingDamage { try writer.writeWithoutTransaction(body) }
     }
 
     func close() throws {
         precondition(snapshot == nil, "a snapshot's connection belongs to its pool")
         try writer.close()
+    }
+
+    /// Runs `body`, turning ``DamagedData`` into the error that names the database.
+    private func namingDamage<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let damage as DamagedData {
+            throw StoreError.damaged(path: path, reason: damage.description)
+        }
     }
 }
 

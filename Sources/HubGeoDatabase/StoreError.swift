@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HubGeoModel
 
 /// A problem with the file given as the hubgeo database: it cannot be opened, is not hubgeo's,
 /// or was left half-made. A failed SQLite call is GRDB's `DatabaseError`, which keeps its result
@@ -16,6 +17,12 @@ public enum StoreError: LocalizedError, Equatable, Sendable {
     /// A database whose creation stopped half-way (an older hubgeo on a full disk): tables without
     /// the geometry column or the spatial metadata.
     case halfMade(path: String, reason: String)
+    /// A hubgeo database holding data that is not what hubgeo wrote (a row of the wrong type or
+    /// out of range, a cluster index that does not check): what is wrong, and where.
+    case damaged(path: String, reason: String)
+    /// A database a newer hubgeo has migrated: the migrations this hubgeo does not know. It is
+    /// never written (its tables may mean something this hubgeo does not know); queries still read it.
+    case newerDatabase(path: String, migrations: [String])
 
     public var errorDescription: String? {
         switch self {
@@ -29,6 +36,12 @@ public enum StoreError: LocalizedError, Equatable, Sendable {
             "\(path): not a hubgeo database: \(reason). hubgeo leaves it untouched; choose another file with --db or HUBGEO_DB"
         case .halfMade(let path, let reason):
             "\(path): the database was left half-made (\(reason))"
+        case .damaged(let path, let reason):
+            "\(path): the database is damaged: \(reason). Run `hubgeo import` (with the data it was made from) to rewrite it"
+        case .newerDatabase(let path, let migrations):
+            "\(path): made by a newer hubgeo (it has the migration\(migrations.count == 1 ? "" : "s") "
+                + migrations.map { "\"\($0)\"" }.joined(separator: ", ")
+                + " that hubgeo \(HubGeoVersion.current) does not know); this hubgeo does not write to it. Use the newer hubgeo, or another --db"
         }
     }
 }

@@ -12,14 +12,18 @@ import HubGeoModel
 ///
 /// - `-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/self/fd/N` write to that open
 ///   descriptor, as `cat > /dev/stdout` does: no file is created, renamed or truncated.
-/// - A regular file (or a new name) is written under a temporary name beside it and renamed into
-///   place only when complete (``commit()``): a failed or interrupted run leaves the old file as it
-///   was. The new file keeps the replaced file's permissions (and owner, where allowed). A symbolic
-///   link is followed, as `cp` does: its target is replaced, the link stays.
+/// - A regular file (or a new name) is written under a temporary name beside it
+///   (`.NAME.PID.hubgeo-XXXXXX`) and renamed into place only when complete (``commit()``): a failed
+///   or interrupted run leaves the old file as it was. SIGINT and SIGTERM remove the temporary
+///   file (``TemporaryFiles``); one left by a killed writer is removed by the next write to the
+///   same name (``AbandonedFiles``). The new file keeps the replaced file's permissions (and
+///   owner, where allowed). A symbolic link is followed, as `cp` does: its target is replaced,
+///   the link stays.
 /// - Anything else that is not a regular file (a character device such as `/dev/null`, a FIFO) is
 ///   opened and written in place, as `cat > FILE` would: it is never replaced.
 /// - A directory, a block device or a socket is refused, and so is any path that is one of
-///   `protectedPaths` (the database being read), whatever name reaches it.
+///   `protectedPaths` (the database being read) or one of the files SQLite keeps beside it
+///   (`-wal`, `-shm`, `-journal`), whatever name reaches it, and by name before the file exists.
 public final class OutputFile: ExportSink {
     /// How the output reaches its destination.
     enum Mode {
@@ -35,6 +39,8 @@ public final class OutputFile: ExportSink {
     private let sink: FileDescriptorSink
     private var isOpen = true
     private var isCommitted = false
+    /// Where ``TemporaryFiles`` keeps the temporary file's path for a signal handler.
+    private var temporarySlot: Int?
 
     /// True when the output goes to an already open descriptor (`-`, `/dev/stdout`, ...).
     public var isStandardStream: Bool {
@@ -43,7 +49,7 @@ public final class OutputFile: ExportSink {
     }
 
     /// Opens `path` for output; `-` is standard output. Throws ``ExportError`` naming the path when
-    /// it cannot be written, or when it is one of `protectedPaths` (compared as files, not names).
+    /// it cannot be written, or when it is one of `protectedPaths` or their SQLite companions.
     public init(path: String, protecting protectedPaths: [String] = []) throws {
         self.path = path
         if let descriptor = Self.openDescriptorNamed(by: path) {
@@ -56,14 +62,8 @@ public final class OutputFile: ExportSink {
         var status = stat()
         let exists = stat(destination, &status) == 0
         if !exists && errno != ENOENT { throw ExportError.system("write to", path: path) }
+        try Self.refuseDatabaseFiles(path, destination: destination, status: exists ? status : nil, databases: protectedPaths)
         if exists {
-            for protected in protectedPaths {
-                var other = stat()
-                if stat(protected, &other) == 0 && other.st_dev == status.st_dev && other.st_ino == status.st_ino {
-                    let alias = protected == path ? "" : " (\(protected))"
-                    throw ExportError("\(path) is the database being read\(alias); write the output to another file")
-                }
-            }
             switch status.st_mode & S_IFMT {
             case S_IFREG:
                 break
@@ -81,16 +81,30 @@ public final class OutputFile: ExportSink {
         }
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
-        var template = Array((directory as NSString).appendingPathComponent(".\(url.lastPathComponent).hubgeo-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw ExportError.system("create a file in", path: directory) }
-        let temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        Self.removeAbandoned(in: directory, name: url.lastPathComponent)
+        // Registered before it exists, so that a signal at any moment finds it (mkstemp would name it only once made).
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var descriptor: Int32 = -1
+        var temporaryPath = ""
+        var slot: Int?
+        for _ in 0..<100 {
+            let random = String((0..<6).map { _ in letters.randomElement()! })
+            temporaryPath = (directory as NSString).appendingPathComponent(".\(url.lastPathComponent).\(getpid()).hubgeo-\(random)")
+            slot = TemporaryFiles.register(temporaryPath)
+            descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            let error = errno
+            if descriptor >= 0 { break }
+            if let slot { TemporaryFiles.unregister(slot) }
+            guard error == EEXIST else { throw ExportError.system("create a file in", path: directory, errno: error) }
+        }
+        guard descriptor >= 0 else { throw ExportError.system("create a file in", path: directory, errno: EEXIST) }
+        temporarySlot = slot
         if exists {
             // The replaced file's permissions, and its owner and group where this user may set them.
             _ = fchown(descriptor, status.st_uid, status.st_gid)
             fchmod(descriptor, status.st_mode & 0o7777)
         } else {
-            // mkstemp makes the file 0600; give it the mode a plain new file would have.
+            // Made 0600 (as mkstemp does) until this point; the mode a plain new file would have.
             let mask = umask(0)
             umask(mask)
             fchmod(descriptor, 0o666 & ~mask)
@@ -129,6 +143,7 @@ public final class OutputFile: ExportSink {
                 guard rename(temporaryPath, destination) == 0 else {
                     throw ExportError.system("rename \(temporaryPath) to", path: destination)
                 }
+                forgetTemporaryFile()
             }
             isCommitted = true
         } catch {
@@ -150,8 +165,67 @@ public final class OutputFile: ExportSink {
         }
         if !isCommitted, case .replacing(let temporaryPath, _) = mode {
             unlink(temporaryPath)
+            forgetTemporaryFile()
             isCommitted = true  // removed once
         }
+    }
+
+    private func forgetTemporaryFile() {
+        if let slot = temporarySlot { TemporaryFiles.unregister(slot) }
+        temporarySlot = nil
+    }
+
+    /// Removes the temporary files that writers of `name` in `directory` left when killed
+    /// (``AbandonedFiles``): `.NAME.PID.hubgeo-XXXXXX`, and `.NAME.hubgeo-XXXXXX` from a hubgeo
+    /// that did not put its PID in the name.
+    static func removeAbandoned(in directory: String, name: String) {
+        let prefix = ".\(name)."
+        AbandonedFiles.sweep(in: directory, writer: { entry in
+            guard entry.hasPrefix(prefix) else { return nil }
+            let rest = entry.dropFirst(prefix.count)
+            func isSuffix(_ text: Substring) -> Bool {  // six ASCII letters or digits
+                text.hasPrefix("hubgeo-") && text.utf8.count == 13 && text.utf8.dropFirst(7).allSatisfy {
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                        || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                }
+            }
+            if isSuffix(rest) { return .unrecorded }
+            let parts = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                  let pid = pid_t(parts[0]), isSuffix(parts[1]) else { return nil }
+            return .process(pid)
+        }, remove: { unlink($0) })
+    }
+
+    /// Throws when `destination` (reached from `path`, `status` when it exists) is one of
+    /// `databases` or a file SQLite keeps beside one (``DatabaseFile/companionPaths(of:)``): the
+    /// same file under any name, or the companion's name even before the companion exists.
+    static func refuseDatabaseFiles(_ path: String, destination: String, status: stat?, databases: [String]) throws {
+        func isFile(_ other: String) -> Bool {
+            guard let status else { return false }
+            var otherStatus = stat()
+            return stat(other, &otherStatus) == 0 && otherStatus.st_dev == status.st_dev && otherStatus.st_ino == status.st_ino
+        }
+        let name = canonicalName(destination)
+        for database in databases {
+            if isFile(database) {
+                let alias = database == path ? "" : " (\(database))"
+                throw ExportError("\(path) is the database being read\(alias); write the output to another file")
+            }
+            for companion in DatabaseFile.companionPaths(of: database) where isFile(companion.path) || canonicalName(companion.path) == name {
+                let alias = companion.path == path ? "" : " (\(companion.path))"
+                throw ExportError("\(path) is the \(companion.role) of the database being read\(alias): SQLite takes the file "
+                                  + "of that name as part of \(database); write the output to another file")
+            }
+        }
+    }
+
+    /// `path` with its folder's symbolic links and `.`/`..` resolved (its last component as it is).
+    static func canonicalName(_ path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard let resolved = realpath(folder.isEmpty ? "." : folder, nil) else { return path }
+        defer { free(resolved) }
+        return (String(cString: resolved) as NSString).appendingPathComponent((path as NSString).lastPathComponent)
     }
 
     /// The descriptor that `-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N`

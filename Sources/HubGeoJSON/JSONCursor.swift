@@ -31,7 +31,7 @@ package struct JSONCursor {
 
     package func problem(_ message: String, rule: String) -> Problem { Problem(path: path, line: line, message: message, rule: rule) }
 
-    package func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func childPath(_ key: String) -> String { JSONPath.member(path, key) }
 
     /// The member named `key`; nil when absent or null.
     package func member(_ key: String) -> JSONCursor? {
@@ -50,7 +50,7 @@ package struct JSONCursor {
     /// The elements of an array, each with its path.
     package func elements() throws(Problem) -> [JSONCursor] {
         guard case .array(let values) = value else { throw problem("expected an array, found \(value.kindDescription)", rule: "wrong-type") }
-        return values.enumerated().map { JSONCursor($0.element, path: "\(path)[\($0.offset)]", line: line) }
+        return values.enumerated().map { JSONCursor($0.element, path: JSONPath.element(path, $0.offset), line: line) }
     }
 
     package func requiredMember(_ key: String) throws(Problem) -> JSONCursor {

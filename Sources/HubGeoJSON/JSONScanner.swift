@@ -81,7 +81,8 @@ package struct JSONScanner {
                     }
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
                     depth -= 1
-                case 0x0A:
+                case 0x0A, 0x0D:
+                    position += JSONWhitespace.lineEndLength(bytes, at: position) - 1
                     line += 1
                     lineStart = position + 1
                 default:
@@ -113,7 +114,7 @@ package struct JSONScanner {
             case UInt8(ascii: "\""):
                 position += 1
                 return true
-            case 0x0A: return false  // a raw newline inside a string is invalid JSON
+            case 0x0A, 0x0D: return false  // a raw line end inside a string is invalid JSON
             default: position += 1
             }
         }

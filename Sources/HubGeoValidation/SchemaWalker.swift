@@ -26,15 +26,13 @@ struct SchemaWalker {
         diagnostics.append(Diagnostic(severity: severity, rule: rule, file: file, jsonPath: path, line: line, message: message))
     }
 
-    private static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-
     mutating func walk(_ value: JSONValue, schema: DocumentSchema, path: String = "", line: Int? = nil) {
         if case .null = value { return }  // the importer reads null as absent
         switch (schema, value) {
         case (.object(let known), .object(let members)):
             var firstLine: [String: Int] = [:]
             for member in members {
-                let memberPath = Self.join(path, member.key)
+                let memberPath = JSONPath.member(path, member.key)
                 if let earlier = firstLine[member.key] {
                     report(.warning, .duplicateKey, memberPath, member.line, "duplicate key \"\(member.key)\" (first on line \(earlier)); the last one counts")
                 } else {
@@ -52,7 +50,7 @@ struct SchemaWalker {
             for (index, value) in values.enumerated() {
                 var elementLine = line
                 if case .object(let members) = value, let first = members.first { elementLine = first.line }
-                walk(value, schema: element, path: "\(path)[\(index)]", line: elementLine)
+                walk(value, schema: element, path: JSONPath.element(path, index), line: elementLine)
             }
         case (.string(let text), .string(let string)):
             check(string, as: text, path: path, line: line)

@@ -99,7 +99,7 @@ public final class TownCheck {
                 summary.checked += 1
                 if let message = verdict(subject, place: place, places: places) {
                     diagnostics.append(Diagnostic(severity: .warning, rule: place.found ? .townMismatch : .townNowhere, file: subject.file,
-                                                  jsonPath: subject.entryPath + ".idPlus.town", message: message))
+                                                  jsonPath: JSONPath.member(JSONPath.member(subject.entryPath, "idPlus"), "town"), message: message))
                 }
             }
         }

@@ -284,8 +284,12 @@ public struct Validator: Sendable {
     static func merge(loader: [Diagnostic], walker: [Diagnostic], documents: [String: JSONValue]) -> [Diagnostic] {
         let loaderSpots = Set(loader.map { "\($0.file)\u{1F}\($0.jsonPath)" })
         var all = loader + walker.filter { $0.severity == .warning || !loaderSpots.contains("\($0.file)\u{1F}\($0.jsonPath)") }
+        var lines: [String: JSONValue.Lines] = [:]
         for index in all.indices where all[index].line == nil && !all[index].jsonPath.isEmpty {
-            all[index].line = documents[all[index].file]?.line(at: all[index].jsonPath)
+            let file = all[index].file
+            guard let document = documents[file] else { continue }
+            if lines[file] == nil { lines[file] = JSONValue.Lines(document) }
+            all[index].line = lines[file]?.line(at: all[index].jsonPath)
         }
         return all
     }
@@ -359,7 +363,7 @@ public struct Validator: Sendable {
         let organizations = inspection.data.organizations
         func place(_ organization: Organization) -> (file: String, path: String, line: Int?) {
             let entry = inspection.places[organization.identity]
-            return (entry?.file.description ?? organization.level1Source, entry.map { $0.jsonPath + ".coordinates" } ?? "",
+            return (entry?.file.description ?? organization.level1Source, entry.map { JSONPath.member($0.jsonPath, "coordinates") } ?? "",
                     entry?.line)
         }
         for organization in organizations where organization.coordinates.latitude == 0 && organization.coordinates.longitude == 0 {

@@ -14,23 +14,42 @@ import Glibc
 /// Results that cannot be written (a full disk, an I/O error) are a failure: the first failed
 /// write to stdout is remembered, later results are dropped, and ``finish()`` reports it, so
 /// that `HubGeoCommand.main` exits with status 1 and the system's reason.
+///
+/// In a GitHub Actions log (``isGitHubLog``) the runner acts on workflow commands in what a
+/// step prints, stdout and stderr: every line for people then goes through
+/// ``WorkflowCommandSafe/logLine(_:)``, and verbatim JSON has each `##[` written `#\u0023[`.
+/// The lines of `--format github` are made safe where they are made (`GitHubAnnotations`).
 enum Console {
     /// The `errno` of the first failed write to stdout.
     nonisolated(unsafe) private static var writeFailure: Int32?
 
+    /// Whether the output goes to a GitHub Actions log: `GITHUB_ACTIONS=true`, or a command's
+    /// `--format github` (which sets it).
+    nonisolated(unsafe) static var isGitHubLog = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
+
     /// Text for people, to stdout, with the data's control characters escaped.
     static func print(_ text: String, terminator: String = "\n") {
-        write(TerminalSafe.escaped(text, keepingLineFeeds: true) + terminator)
+        write(forPeople(text) + terminator)
     }
 
-    /// JSON or GeoJSON, to stdout, exactly as given.
+    /// JSON or GeoJSON, to stdout, exactly as given (in a GitHub Actions log, `##[` as `#\u0023[`,
+    /// the same JSON), or lines made for the log.
     static func printVerbatim(_ text: String, terminator: String = "\n") {
-        write(text + terminator)
+        write((isGitHubLog ? WorkflowCommandSafe.escapedMarkers(json: text) : text) + terminator)
     }
 
     /// A note, warning or error for people, to stderr, with the data's control characters escaped.
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data((TerminalSafe.escaped(text, keepingLineFeeds: true) + "\n").utf8))
+        FileHandle.standardError.write(Data((forPeople(text) + "\n").utf8))
+    }
+
+    /// `text` with the data's control characters escaped, line feeds kept; in a GitHub Actions
+    /// log, no line of it a workflow command.
+    private static func forPeople(_ text: String) -> String {
+        let safe = TerminalSafe.escaped(text, keepingLineFeeds: true)
+        guard isGitHubLog else { return safe }
+        return safe.split(separator: "\n", omittingEmptySubsequences: false).map { WorkflowCommandSafe.logLine(String($0)) }
+            .joined(separator: "\n")
     }
 
     /// The error of the first write to stdout that failed, if any.

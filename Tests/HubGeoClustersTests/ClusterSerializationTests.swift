@@ -123,14 +123,87 @@ struct ClusterSerializationTests {
                 continue
             }
             for zoom in 0...(index.separationZoom + 1) {
-                _ = index.clusters(west: -180, south: -90, east: 180, north: 90, zoom: zoom)
+                for item in index.clusters(west: -180, south: -90, east: 180, north: 90, zoom: zoom) {
+                    #expect(Self.inRange(item), "byte \(position): \(item)")
+                }
             }
             for id in 0..<(index.locationCount + index.clusterCount) {
+                #expect(Self.inRange(try index.item(id: id)), "byte \(position), item \(id)")
                 _ = try index.children(of: id)
                 _ = try index.leaves(of: id, limit: .max)
                 _ = try index.expansionZoom(of: id)
             }
         }
         #expect(refused > bytes.count / 4)
+    }
+
+    /// True when every number of `item` is finite and in its range (what ExportText writes).
+    static func inRange(_ item: ClusterIndex.Item) -> Bool {
+        (-90...90).contains(item.latitude) && (-180...180).contains(item.longitude)
+            && (-90...90).contains(item.bounds.south) && (-90...90).contains(item.bounds.north)
+            && (-180...180).contains(item.bounds.west) && (-180...180).contains(item.bounds.east)
+            && item.bounds.south <= item.bounds.north && item.bounds.west <= item.bounds.east
+    }
+
+    /// The byte range of each array of a serialized index (the layout ``ClusterIndex/serialized()`` writes).
+    static func sections(of bytes: [UInt8]) -> [Range<Int>] {
+        let sizes = ClusterIndex.elementSizes
+        var offset = 72 + 8 * sizes.count
+        return sizes.indices.map { section in
+            let count = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 72 + 8 * section, as: UInt64.self).littleEndian) }
+            offset = (offset + 7) & ~7
+            defer { offset += count * sizes[section] }
+            return offset..<(offset + count * sizes[section])
+        }
+    }
+
+    /// A NaN, an infinity or a number out of range anywhere in the coordinates, the centres, the
+    /// boxes or the bands' positions is refused at load (they stopped `serve` at its first view,
+    /// or emptied the world view); so are a box turned inside out and a band entry whose zooms
+    /// are not its node's.
+    @Test func damagedNumbersAreRefused() throws {
+        let built = try ClusterIndex(TestData.clubs(count: 400, seed: 66))
+        #expect(built.clusterCount > 10)
+        let bytes = built.serialized()
+        let sections = Self.sections(of: bytes)
+        #expect(sections.last?.upperBound == bytes.count)
+        func damaged(_ section: Int, element: Int, _ change: (UnsafeMutableRawBufferPointer, Int) -> Void) -> [UInt8] {
+            var copy = bytes
+            copy.withUnsafeMutableBytes { change($0, sections[section].lowerBound + element * ClusterIndex.elementSizes[section]) }
+            return copy
+        }
+        func expectRefused(_ bytes: [UInt8], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(throws: ClusterIndexError.self, "\(what)", sourceLocation: sourceLocation) { try ClusterIndex(serialized: bytes) }
+        }
+        // organizationLatitudes, organizationLongitudes, clusterPositions, bandCoordinates (Float64)
+        for section in [1, 2, 6, 13] {
+            let count = sections[section].count / 8
+            for element in Set([0, count / 2, count - 1]) {
+                for value in [Double.nan, .infinity, -.infinity, 1e9, -1e300, 1.5, -0.25] {
+                    // 1.5 and -0.25 are in degrees' range but not in the unit square.
+                    if (section == 1 || section == 2) && (value == 1.5 || value == -0.25) { continue }
+                    expectRefused(damaged(section, element: element) { $0.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: $1, as: UInt64.self) },
+                                  "array \(section)[\(element)] = \(value)")
+                }
+            }
+        }
+        // clusterBounds (Float32): each edge of the first and last boxes.
+        let boxes = sections[7].count / 16
+        for element in [0, 1, 2, 3, 4 * boxes - 4, 4 * boxes - 1] {
+            for value in [Float.nan, .infinity, -.infinity, 1e9, -500] {
+                expectRefused(damaged(7, element: element) { $0.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: $1, as: UInt32.self) },
+                              "box edge \(element) = \(value)")
+            }
+        }
+        // A box whose south edge is north of its north edge.
+        expectRefused(damaged(7, element: 0) { buffer, offset in
+            let north = Float(bitPattern: UInt32(littleEndian: buffer.load(fromByteOffset: offset + 8, as: UInt32.self)))
+            buffer.storeBytes(of: north.nextUp.bitPattern.littleEndian, toByteOffset: offset, as: UInt32.self)
+        }, "south above north")
+        // A band entry shown at zooms its node is not.
+        expectRefused(damaged(14, element: 1) { buffer, offset in buffer[offset] = buffer[offset] == 0 ? 1 : buffer[offset] - 1 },
+                      "band entry zooms")
+        // The same bytes undamaged still load.
+        _ = try ClusterIndex(serialized: bytes)
     }
 }

@@ -83,6 +83,61 @@ struct ReadOnlyQueryTests {
         #expect(importAgain.stderr.contains("hub.sqlite"), "\(importAgain.stderr)")
     }
 
+    @Test("where SQLite cannot use -shm, a -wal holding commits is refused with why, never read around; an empty one is not")
+    func readOnlyPlaceWithCommitsInTheLog() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            Issue.record("needs root and setpriv (util-linux) to run hubgeo as another user")
+            return
+        }
+        let home = try TestPaths.temporaryDirectory()
+        let (cli, database, reader) = try OutputTargetTests.databaseWithCommitInLog(in: home)
+        try reader.close()  // read-only: it cannot checkpoint, so the commit stays in the -wal
+        let folder = (database as NSString).deletingLastPathComponent
+        let wal = database + "-wal", shm = database + "-shm"
+        unlink(shm)
+        let before = try [database, wal].map(Self.sha256)
+        chmod(folder, 0o555)
+        chmod(home.url.path, 0o755)
+        defer { chmod(folder, 0o755) }
+        func expectRefused(_ result: CommandRunner.Result, _ why: String, _ context: String) {
+            #expect(result.status == 1, "\(context): \(result.text)\(result.stderr)")
+            #expect(!result.text.contains("Old Museum"), "\(context): the data before the commit was answered: \(result.text)")
+            #expect(result.stderr.contains("\(database): cannot open database: its write-ahead log \(wal) holds changes, "
+                                           + "and SQLite cannot open \(shm) beside it (\(why))"), "\(context): \(result.stderr)")
+            #expect(result.stderr.contains("give this user write access"), "\(context): \(result.stderr)")
+        }
+        // A folder this user may not write, without -shm.
+        expectRefused(try Self.runAsNobody(["search", "Museum"], database: database), "read-only folder", "read-only folder")
+        expectRefused(try Self.runAsNobody(["export", "geojson"], database: database), "read-only folder", "export")
+        // A -shm of another user's that this one may not open.
+        #expect(FileManager.default.createFile(atPath: shm, contents: nil, attributes: [.posixPermissions: 0o600]))
+        expectRefused(try Self.runAsNobody(["near", "51.4", "5.4"], database: database),
+                      "Permission denied; it belongs to another user", "another user's -shm")
+        unlink(shm)
+        // A read-only mount.
+        var environment = cli.environment
+        environment["HUBGEO_BIN"] = try CLIRunner.binary().path
+        environment["FOLDER"] = folder
+        let mounted = try ImportFaultTests.inMountNamespace("""
+            mount --bind "$FOLDER" "$FOLDER" && mount -o remount,bind,ro "$FOLDER" || exit 99
+            "$HUBGEO_BIN" search Museum --db "$FOLDER/db.sqlite"
+            """, environment: environment)
+        #expect(mounted.status != 99, "could not mount: \(mounted.stderr)")
+        expectRefused(mounted, "read-only file system", "read-only mount")
+        #expect(try [database, wal].map(Self.sha256) == before, "the database or its log changed")
+        #expect(!FileManager.default.fileExists(atPath: shm))
+
+        // Once checkpointed where it may be written, the folder answers again; an empty -wal is no obstacle.
+        chmod(folder, 0o755)
+        #expect(try cli.run(["import", home.path("tree/root.level1.json"), "--db", database]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: wal))
+        #expect(FileManager.default.createFile(atPath: wal, contents: nil))
+        unlink(shm)
+        chmod(folder, 0o555)
+        let answered = try Self.runAsNobody(["search", "Museum"], database: database)
+        #expect(answered.status == 0 && answered.text.contains("New Museum"), "\(answered.text)\(answered.stderr)")
+    }
+
     @Test("a --db directory that cannot be created gets a plain message")
     func uncreatableDirectory() throws {
         let home = try TestPaths.temporaryDirectory()

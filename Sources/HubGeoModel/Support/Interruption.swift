@@ -23,14 +23,17 @@ package enum Interruption {
     }
 
     /// Makes SIGINT and SIGTERM set the flag (the first) or end the process with status
-    /// 128 + the signal (the second), and unblocks them in the calling thread (a parent may have
+    /// 128 + the signal (the second, after removing the ``TemporaryFiles``), and unblocks them in the calling thread (a parent may have
     /// blocked them). Installed without `SA_RESTART`, so a wait in `poll` or `nanosleep` on this
     /// thread returns at once.
     public static func installSignalHandlers() {
         _ = isRequested  // initializes the flag here, never first in the handler
+        TemporaryFiles.prepareForSignals()
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in
-            if Interruption.flag.exchange(true, ordering: .relaxed) { _exit(128 + signal) }
+            guard Interruption.flag.exchange(true, ordering: .relaxed) else { return }
+            TemporaryFiles.removeAll()
+            _exit(128 + signal)
         }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0

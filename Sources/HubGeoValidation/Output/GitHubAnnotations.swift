@@ -54,10 +54,11 @@ public struct GitHubAnnotations {
         return "::\(diagnostic.severity.rawValue) \(properties.joined(separator: ","))::\(Self.escapeData(TerminalSafe.escaped(message)))"
     }
 
-    /// A command's message: `%`, CR and LF escaped as the runner expects.
+    /// A command's message: `%`, CR and LF escaped as the runner expects, and a `##[` of the data
+    /// written `%23%23[` (``WorkflowCommandSafe``), so no line holds one.
     static func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        WorkflowCommandSafe.escapedMarkers(text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A"))
     }
 
     /// A command's property value: also `:` and `,`.
@@ -65,9 +66,9 @@ public struct GitHubAnnotations {
         escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 
-    /// A plain log line that must not read as a workflow command.
+    /// A plain log line that must not read as a workflow command (``WorkflowCommandSafe``: the
+    /// runner trims leading white space before it looks for `::`, and acts on `##[` anywhere).
     static func escapeLog(_ text: String) -> String {
-        let safe = TerminalSafe.escaped(text)
-        return safe.hasPrefix("::") ? " " + safe : safe
+        WorkflowCommandSafe.logLine(TerminalSafe.escaped(text))
     }
 }

@@ -1,11 +1,18 @@
 import Foundation
+import HubGeoJSON
 import HubGeoModel
 
 /// `validate --format sarif`: the report as SARIF 2.1.0 (OASIS), for code-scanning upload: one
 /// run of the tool `hubgeo`, every ``DiagnosticRule`` as a rule (id, title, help, default level),
 /// and one result per diagnostic with its physical location (the file relative to the
 /// checkout, `SRCROOT`, with line, column and end) and its JSON path as a logical location.
+/// GitHub's code scanning refuses a run of more than ``resultLimit`` results: a larger report
+/// keeps its most severe ones (every error before any warning), in the report's order, and says
+/// in the run's `invocations[0].toolExecutionNotifications` how many it left out.
 public struct SARIFReport {
+    /// The most results GitHub accepts in one run of an uploaded SARIF file.
+    public static let resultLimit = 25_000
+
     public var paths: ReportPaths
 
     public init(paths: ReportPaths) {
@@ -30,7 +37,8 @@ public struct SARIFReport {
                      fullDescription: Text(text: rule.help), help: Text(text: rule.help),
                      defaultConfiguration: Configuration(level: rule.defaultSeverity.rawValue))
             })
-        let results = report.diagnostics.map { diagnostic -> Result in
+        let (kept, notifications) = Self.withinLimit(report)
+        let results = kept.map { diagnostic -> Result in
             let relative = paths.relative(diagnostic.file)
             let isRemote = relative.hasPrefix("http://") || relative.hasPrefix("https://")
             let inside = !isRemote && !relative.hasPrefix("/")
@@ -40,8 +48,8 @@ public struct SARIFReport {
                                 endLine: diagnostic.endLine, endColumn: diagnostic.endColumn.map { $0 + 1 })
             var logical: [LogicalLocation]?
             if !diagnostic.jsonPath.isEmpty {
-                logical = [LogicalLocation(fullyQualifiedName: diagnostic.jsonPath,
-                                           kind: diagnostic.jsonPath.hasSuffix("]") ? "element" : "property")]
+                let isElement = if case .index? = JSONPath.components(of: diagnostic.jsonPath).last?.step { true } else { false }
+                logical = [LogicalLocation(fullyQualifiedName: diagnostic.jsonPath, kind: isElement ? "element" : "property")]
             }
             return Result(ruleId: diagnostic.rule.id, ruleIndex: index[diagnostic.rule] ?? 0, level: diagnostic.severity.rawValue,
                           message: Text(text: diagnostic.message),
@@ -49,8 +57,28 @@ public struct SARIFReport {
                                                logicalLocations: logical)])
         }
         let root = URL(fileURLWithPath: paths.base, isDirectory: true).absoluteString
-        return Log(runs: [Run(tool: Tool(driver: driver), originalUriBaseIds: ["SRCROOT": ArtifactLocation(uri: root, uriBaseId: nil)],
+        return Log(runs: [Run(tool: Tool(driver: driver),
+                              invocations: notifications.map { [Invocation(executionSuccessful: true, toolExecutionNotifications: $0)] },
+                              originalUriBaseIds: ["SRCROOT": ArtifactLocation(uri: root, uriBaseId: nil)],
                               results: results, columnKind: "unicodeCodePoints")])
+    }
+
+    /// The diagnostics to write, at most ``resultLimit``, the errors chosen before the warnings, in
+    /// the report's order; and when some are left out, the notification that says so.
+    static func withinLimit(_ report: ValidationReport, limit: Int = resultLimit) -> ([Diagnostic], [Notification]?) {
+        guard report.diagnostics.count > limit else { return (report.diagnostics, nil) }
+        let errors = report.diagnostics.filter { $0.severity == .error }, warnings = report.diagnostics.filter { $0.severity == .warning }
+        let keptErrors = min(errors.count, limit), keptWarnings = limit - keptErrors
+        var kept = Array(errors.prefix(keptErrors))
+        kept += warnings.prefix(keptWarnings)
+        kept.sort()
+        let left = report.diagnostics.count - limit
+        let what = keptErrors < errors.count
+            ? "\(keptErrors) of \(errors.count) errors and none of the \(warnings.count) warnings"
+            : "all \(errors.count) errors and \(keptWarnings) of \(warnings.count) warnings"
+        let text = "\(left) of \(report.diagnostics.count) results left out: GitHub's code scanning accepts at most \(limit) per run, "
+            + "so this run holds the most severe, \(what); run hubgeo validate --format text (or json) for all"
+        return (kept, [Notification(level: "warning", message: Text(text: text), descriptor: Descriptor(id: "results-limit"))])
     }
 
     /// "orphan-level2" -> "OrphanLevel2".
@@ -77,12 +105,27 @@ public struct SARIFReport {
 
     struct Run: Encodable {
         var tool: Tool
+        /// Only when results were left out (``withinLimit(_:limit:)``).
+        var invocations: [Invocation]?
         var originalUriBaseIds: [String: ArtifactLocation]
         var results: [Result]
         var columnKind: String
     }
 
     struct Tool: Encodable { var driver: Driver }
+
+    struct Invocation: Encodable {
+        var executionSuccessful: Bool
+        var toolExecutionNotifications: [Notification]
+    }
+
+    struct Notification: Encodable {
+        var level: String
+        var message: Text
+        var descriptor: Descriptor
+    }
+
+    struct Descriptor: Encodable { var id: String }
 
     struct Driver: Encodable {
         var name: String

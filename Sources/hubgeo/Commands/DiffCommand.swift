@@ -50,6 +50,8 @@ struct DiffCommand: ParsableCommand {
     }
 
     func run() throws {
+        let format = format ?? (ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" ? .github : .text)
+        if format == .github { Console.isGitHubLog = true }
         let reader = DocumentReader.standard(configuration: try HTTPSettings.configuration(), maxFileBytes: try HTTPSettings.maxFileBytes())
         let old: DiffTree, new: DiffTree
         do {
@@ -70,7 +72,7 @@ struct DiffCommand: ParsableCommand {
         let report = DiffReport(diff: TreeDiff(old: old.organizations, new: new.organizations), old: old, new: new,
                                 warnMovedKilometers: warnMoved)
         let paths = ReportPaths.current()
-        switch format ?? (ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" ? .github : .text) {
+        switch format {
         case .text:
             for line in report.textLines(paths: paths) { Console.print(line) }
             for warning in report.warnings { Console.note(warning) }

@@ -63,7 +63,9 @@ struct ValidateCommand: ParsableCommand {
         validator.followsIncludeURLs = followIncludeURLs
         let locations = inputs.isEmpty ? [DocumentLocation.embedded(EmbeddedData.rootName)] : inputs.map(DocumentLocation.init(argument:))
         let report = validator.validate(locations, townCheck: try geocode ? townCheck() : nil)
-        switch format ?? ValidateFormat.default(environment: ProcessInfo.processInfo.environment) {
+        let format = format ?? ValidateFormat.default(environment: ProcessInfo.processInfo.environment)
+        if format == .github { Console.isGitHubLog = true }
+        switch format {
         case .text:
             for diagnostic in report.diagnostics { Console.print(TextReport.line(diagnostic)) }
             Console.print(report.summary)

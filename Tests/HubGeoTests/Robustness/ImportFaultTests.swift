@@ -101,6 +101,47 @@ struct ImportFaultTests {
         #expect(output.contains("import exit 0"), "\(output)")
     }
 
+    @Test("an import from a URL that fails on a full disk says disk full, and queries keep reading the old data")
+    func fullDiskImportFromAURLLeavesTheDatabaseReadable() throws {
+        let tree = try DocumentCacheTests.Tree(lifetime: 120)
+        let changed = try TestPaths.temporaryDirectory()
+        try DocumentCacheTests.Tree.write(version: "B", clubs: DocumentCacheTests.Tree.clubCount, into: changed)
+        let mountPoint = tree.home.path("small")
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        var environment = CLIRunner(database: mountPoint + "/hub.sqlite", home: tree.home.url.path).environment
+        environment["HUBGEO_BIN"] = try CLIRunner.binary().path
+        environment["SMALL"] = mountPoint
+        environment["ROOT"] = tree.root
+        environment["SERVED"] = tree.directory.url.path
+        environment["CHANGED"] = changed.url.path
+        // The first import makes the database under a staging name: no -wal, no -shm beside it. The
+        // next one has to create -shm, which SQLite cannot grow to 32 KiB on a full disk.
+        let result = try Self.inMountNamespace("""
+            mount -t tmpfs -o size=2m tmpfs "$SMALL" || exit 99
+            "$HUBGEO_BIN" import "$ROOT" > /dev/null; echo "first import exit $?"
+            head -c 4m /dev/zero > "$SMALL/fill" 2> /dev/null
+            cp "$CHANGED"/*.json "$SERVED"/ && touch -d '+1 minute' "$SERVED"/*.json
+            "$HUBGEO_BIN" import "$ROOT"; echo "import on a full disk exit $?"
+            "$HUBGEO_BIN" search Museum; echo "search exit $?"
+            "$HUBGEO_BIN" export geojson > /dev/null; echo "export exit $?"
+            rm "$SMALL/fill"
+            "$HUBGEO_BIN" import "$ROOT" > /dev/null; echo "import after freeing exit $?"
+            "$HUBGEO_BIN" search Museum; echo "search after freeing exit $?"
+            """, environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = result.text + result.stderr
+        #expect(output.contains("first import exit 0"), "\(output)")
+        #expect(output.contains("import on a full disk exit 1"), "\(output)")
+        #expect(result.stderr.contains("disk full (SQLITE_FULL): no space left on the file system of \(mountPoint) (SQLite: disk I/O error)"),
+                "\(output)")
+        #expect(output.contains("search exit 0") && output.contains("export exit 0"), "\(output)")
+        #expect(result.stderr.components(separatedBy: "no space left").count == 2, "said once, by the import: \(output)")
+        let beforeFreeing = result.text.components(separatedBy: "search exit 0")[0]
+        #expect(beforeFreeing.contains("Museum A") && !beforeFreeing.contains("Museum B"), "the old data: \(output)")
+        #expect(output.contains("import after freeing exit 0") && output.contains("search after freeing exit 0"), "\(output)")
+        #expect(result.text.components(separatedBy: "search exit 0").last?.contains("Museum B") == true, "\(output)")
+    }
+
     @Test("a database left half-made by an older version is rebuilt with a note")
     func halfMadeDatabaseIsRebuilt() throws {
         let directory = try TestPaths.temporaryDirectory()

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HubGeoTestSupport
 import Testing
 
@@ -112,6 +113,79 @@ struct OutputTargetTests {
         #expect(try ForeignDatabaseTests.sha256(database) == hash)
         let near = try cli.run(["near", "51.4", "5.4"])
         #expect(near.status == 0 && near.stdout.contains("Fotogroep Luminos"), "\(near.stderr)")
+    }
+
+    /// A database made by hubgeo from a one-museum tree, then changed by a second import whose
+    /// commit stays in `-wal`: `reader` keeps a connection open, so the importer cannot checkpoint at exit.
+    static func databaseWithCommitInLog(in home: TemporaryDirectory) throws -> (cli: CLIRunner, database: String, reader: DatabaseQueue) {
+        let database = home.path("db/db.sqlite")
+        let cli = CLIRunner(database: database, home: home.url.path)
+        let tree = home.path("tree/root.level1.json")
+        func write(_ museum: String) throws {
+            try FileManager.default.createDirectory(atPath: home.path("tree"), withIntermediateDirectories: true)
+            try Level1Builder.level1(museums: [.init(town: "Waalre", fullName: museum, nickName: "m", latitude: 51.39, longitude: 5.46)])
+                .write(toFile: tree, atomically: false, encoding: .utf8)
+        }
+        try write("Old Museum")
+        #expect(try cli.run(["import", tree]).status == 0)
+        let reader = try DatabaseQueue(path: database, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        _ = try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") }
+        try write("New Museum")
+        let changed = try cli.run(["import", tree])
+        #expect(changed.status == 0, "\(changed.stderr)")
+        var status = stat()
+        #expect(stat(database + "-wal", &status) == 0 && status.st_size > 0, "the change is not in the -wal")
+        return (cli, database, reader)
+    }
+
+    @Test("-o never replaces the database's -wal, -shm or -journal, by path, link, hard link, or name before it exists")
+    func theDatabaseCompanionsAreNeverOverwritten() throws {
+        let home = try TestPaths.temporaryDirectory()
+        let (cli, database, reader) = try Self.databaseWithCommitInLog(in: home)
+        let wal = database + "-wal", shm = database + "-shm"
+        #expect(link(wal, home.path("hard-wal.geojson")) == 0)
+        try FileManager.default.createSymbolicLink(atPath: home.path("soft-shm.geojson"), withDestinationPath: shm)
+        try FileManager.default.createSymbolicLink(atPath: home.path("dblink"), withDestinationPath: "db")
+        // Readers write their marks into -shm: it must stay the same file, not the same bytes.
+        func inode(_ path: String) -> ino_t { var status = stat(); return stat(path, &status) == 0 ? status.st_ino : 0 }
+        let hashes = try [database, wal].map(ForeignDatabaseTests.sha256), shmInode = inode(shm)
+        let cases: [([String], String, String)] = [
+            (["export", "geojson"], wal, "write-ahead log"), (["map"], wal, "write-ahead log"),
+            (["export", "kml"], home.path("dblink/db.sqlite-wal"), "write-ahead log"),
+            (["export", "geojson"], home.path("db/./db.sqlite-shm"), "shared-memory index"),
+            (["map"], home.path("hard-wal.geojson"), "write-ahead log"),
+            (["export", "geojson"], home.path("soft-shm.geojson"), "shared-memory index"),
+            (["export", "geojson"], database + "-journal", "rollback journal"), (["map"], database + "-journal", "rollback journal"),
+        ]
+        for (command, output, role) in cases {
+            let result = try cli.run(command + ["--db", database, "-o", output])
+            #expect(result.status == 1, "\(command) -o \(output): \(result.stderr)")
+            #expect(result.stderr.contains("is the \(role) of the database being read"), "\(command) -o \(output): \(result.stderr)")
+        }
+        #expect(try [database, wal].map(ForeignDatabaseTests.sha256) == hashes)
+        #expect(inode(shm) == shmInode)
+        #expect(!FileManager.default.fileExists(atPath: database + "-journal"))
+        // Through a symbolic link to the database, SQLite names the companions after its target.
+        try FileManager.default.createSymbolicLink(atPath: home.path("link.sqlite"), withDestinationPath: database)
+        let viaLink = try cli.run(["export", "geojson", "--db", home.path("link.sqlite"), "-o", wal])
+        #expect(viaLink.status == 1 && viaLink.stderr.contains("write-ahead log"), "\(viaLink.stderr)")
+        try reader.close()
+        let shown = try cli.run(["search", "Museum", "--db", database])
+        #expect(shown.stdout.contains("New Museum") && !shown.stdout.contains("Old Museum"), "\(shown.stdout)\(shown.stderr)")
+        // A database just made has no -wal nor -shm yet: their names are refused all the same.
+        let fresh = home.path("fresh.sqlite")
+        #expect(try cli.run(["import", home.path("tree/root.level1.json"), "--db", fresh]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: fresh + "-wal") && !FileManager.default.fileExists(atPath: fresh + "-shm"))
+        for (command, suffix) in [(["export", "geojson"], "-wal"), (["map"], "-shm")] {
+            let byName = try cli.run(command + ["--db", fresh, "-o", fresh + suffix])
+            #expect(byName.status == 1 && byName.stderr.contains("of the database being read"), "\(byName.stderr)")
+            // SQLite itself makes them as the query reads (the output never gets there).
+            let made = FileManager.default.contents(atPath: fresh + suffix) ?? Data()
+            #expect(!made.starts(with: Data("{".utf8)) && !made.starts(with: Data("<".utf8)), "the output was written as \(suffix)")
+        }
+        // Names that only look alike are written.
+        let beside = try cli.run(["export", "geojson", "--db", database, "-o", database + "-wal.geojson"])
+        #expect(beside.status == 0, "\(beside.stderr)")
     }
 
     @Test("-o a directory is refused with what it is")

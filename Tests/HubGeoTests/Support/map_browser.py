@@ -142,14 +142,17 @@ def main():
             "var s = document.getElementById('hubgeo-lang'); return s.hidden ? [] : Array.prototype.map.call(s.options, function (o) { return o.value; });")
 
         def popup():
-            wait.until(lambda d: d.execute_script("return !!document.querySelector('.leaflet-popup-content .hubgeo-popup-name')"))
-            return driver.execute_script("""
+            # Read in the same script that finds the popup's name: a popup the page replaces (the
+            # served page fills it when the organization's answer arrives, and a view refresh may
+            # reopen it) could otherwise be gone between a wait and a second read.
+            return wait.until(lambda d: d.execute_script("""
                 var box = document.querySelector('.leaflet-popup-content');
+                if (!box || !box.querySelector('.hubgeo-popup-name')) return null;
                 function text(sel) { var n = box.querySelector(sel); return n ? n.textContent : null; }
                 return {name: text('.hubgeo-popup-name'), town: text('.hubgeo-popup-level1-town'), localized: text('.hubgeo-popup-localized'),
                         remark: text('.hubgeo-popup-remark'), links: Array.prototype.map.call(box.querySelectorAll('a'), function (a) { return {href: a.getAttribute('href'), rel: a.rel}; }),
                         images: box.querySelectorAll('img').length, text: box.textContent};
-            """)
+            """))
 
         def close_popup():
             driver.execute_script("window.hubgeo.map.closePopup();")

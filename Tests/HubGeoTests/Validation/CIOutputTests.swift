@@ -83,6 +83,43 @@ struct CIOutputTests {
         }
     }
 
+    @Test("SARIF: a run holds at most GitHub's 25,000 results, errors first, and a notification says how many were left out")
+    func sarifResultLimit() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        // 30 clubs without coordinates (errors, each twice: missing-key and no usable entry is one rule each)
+        // and one club with 25,100 unknown keys (warnings).
+        let broken = (0..<30).map { #"{"idPlus": {"town": "T\#($0)", "fullName": "Broken \#($0)", "nickName": "b\#($0)"}}"# }
+        let keys = (0..<25_100).map { "\"k\($0)\": 1" }.joined(separator: ",")
+        let padded = #"{"idPlus": {"town": "T", "fullName": "Club", "nickName": "c"}, "coordinates": {"latitude": 50, "longitude": 5}, "# + keys + "}"
+        _ = try directory.write("root.level1.json", #"{"clubs": [\#((broken + [padded]).joined(separator: ",\n"))]}"#)
+        let json = try JSONSerialization.jsonObject(with: try CITestSupport.hubgeo(in: directory.url, ["validate", "root.level1.json", "--format", "json"]).stdout)
+            as? [String: Any]
+        let errors = try #require(json?["errors"] as? Int), warnings = try #require(json?["warnings"] as? Int)
+        #expect(errors >= 30 && errors + warnings > SARIFReport.resultLimit)
+
+        let sarif = try CITestSupport.hubgeo(in: directory.url, ["validate", "root.level1.json", "--format", "sarif"])
+        #expect(sarif.status == 1, "\(sarif.stderr)")
+        let file = directory.url.appendingPathComponent("out.sarif")
+        try sarif.stdout.write(to: file)
+        let schema = TestPaths.packageRoot.appendingPathComponent(".build/sarif-schema/sarif-2.1.0.json")
+        let check = try CommandRunner.run(try CITestSupport.pythonTool("check-jsonschema"), ["--schemafile", schema.path, file.path])
+        #expect(check.status == 0, "\(check.text)\(check.stderr)")
+        let summary = try CommandRunner.run(try CITestSupport.pythonTool("sarif"), ["summary", file.path])
+        #expect(summary.text.contains("error: \(errors)\n") && summary.text.contains("warning: \(SARIFReport.resultLimit - errors)\n"),
+                "\(summary.text)\(summary.stderr)")
+
+        let log = try #require(try JSONSerialization.jsonObject(with: sarif.stdout) as? [String: Any])
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.count == SARIFReport.resultLimit)
+        #expect(results.count { $0["level"] as? String == "error" } == errors)
+        let notification = try #require(((run["invocations"] as? [[String: Any]])?.first?["toolExecutionNotifications"] as? [[String: Any]])?.first)
+        let text = try #require((notification["message"] as? [String: Any])?["text"] as? String)
+        #expect(text.hasPrefix("\(errors + warnings - SARIFReport.resultLimit) of \(errors + warnings) results left out: "
+            + "GitHub's code scanning accepts at most 25000 per run, so this run holds the most severe, all \(errors) errors and "
+            + "\(SARIFReport.resultLimit - errors) of \(warnings) warnings"), "\(text)")
+    }
+
     @Test("SARIF: valid against the SARIF 2.1.0 schema, read by sarif-tools, rules and results as the JSON report has them")
     func sarifThroughSarifTools() throws {
         let (directory, _, changed) = try Self.trees()

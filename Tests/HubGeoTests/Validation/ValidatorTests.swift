@@ -185,12 +185,13 @@ struct ValidatorTests {
     }
 
     @Test func lineLookupByJSONPath() throws {
-        let json = try JSONParser().parse(Data("{\n\"a\": [\n {\"b\": 1,\n  \"c\": {\"d\": 2}}\n]\n}".utf8))
+        let json = JSONValue.Lines(try JSONParser().parse(Data("{\n\"a\": [\n {\"b\": 1,\n  \"c\": {\"d\": 2}}\n]\n}".utf8)))
         #expect(json.line(at: "a") == 2)
         #expect(json.line(at: "a[0]") == 3)
         #expect(json.line(at: "a[0].c.d") == 4)
         #expect(json.line(at: "a[0].missing") == 3)
         #expect(json.line(at: "a[7]") == 2)
+        #expect(json.line(at: "missing") == 2)
     }
 }
 
