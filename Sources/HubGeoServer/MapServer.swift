@@ -133,7 +133,9 @@ public final class MapServer: Sendable {
         }
         let view = try store.clusters(west: box.west, south: box.south, east: box.east, north: box.north, zoom: zoom,
                                       groupLimit: Self.groupLimit, limit: settings.featureCap, cache: clusterCache)
-        return ClusterGeoJSON.collection(view)
+        // The clubs and museums of each item, from the same index (the tile cache shares it).
+        let tiles = try store.clusterTiles(cache: tileCache)
+        return ClusterGeoJSON.collection(view, museums: tiles.museums(inItem:))
     }
 
     /// The most organizations a co-located group lists in `/api/clusters`.

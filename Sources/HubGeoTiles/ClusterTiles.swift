@@ -27,6 +27,9 @@ public struct ClusterTiles: Sendable {
         self.grid = grid
     }
 
+    /// The museums among the organizations of the item with this id (the rest are clubs).
+    public func museums(inItem id: Int) -> Int { Int(museums[id]) }
+
     /// The zoom a tile set needs: the index's separation zoom (from there on every item is a
     /// location, and clients overzoom), at most `cap`.
     public func defaultMaximumZoom(cap: Int = 14) -> Int { min(index.separationZoom, cap) }

@@ -75,7 +75,7 @@ struct VectorTileTests {
         return TileAddress(z: z, x: (px / 4096) % n, y: min(py / 4096, n - 1))!
     }
 
-    @Test("the built-in data: PMTiles, MBTiles and a folder; every zoom counts every organization once, as /api/clusters does")
+    @Test("the built-in data: PMTiles, MBTiles and a folder; every zoom counts every organization once, as /api/clusters does (clubs and museums too)")
     func builtInData() throws {
         let home = try TestPaths.temporaryDirectory()
         let cli = CLIRunner(database: home.path("hub.sqlite"), home: home.url.path)
@@ -131,6 +131,10 @@ struct VectorTileTests {
                 for (id, feature) in mine {
                     let properties = theirs[id]?["properties"] as? [String: Any] ?? [:]
                     #expect(feature.count == properties["count"] as? Int, "\(tile.address) \(id)")
+                    if feature.properties["clubs"] != nil || properties["clubs"] != nil {
+                        #expect(feature.properties["clubs"] as? Int == properties["clubs"] as? Int, "\(id) clubs")
+                        #expect(feature.properties["museums"] as? Int == properties["museums"] as? Int, "\(id) museums")
+                    }
                     if feature.layer == TileLayers.clusters {
                         #expect(feature.properties["expansionZoom"] as? Int == properties["expansionZoom"] as? Int)
                         let box = theirs[id]?["bbox"] as? [Double] ?? []

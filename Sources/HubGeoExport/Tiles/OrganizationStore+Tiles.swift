@@ -65,6 +65,11 @@ extension OrganizationStore {
         }
     }
 
+    /// The tiles of the stored cluster index, with the clubs and museums of its items (kept by `cache`).
+    public func clusterTiles(cache: TileCache = TileCache()) throws -> ClusterTiles {
+        try snapshot { store in try cache.tiles(store) }
+    }
+
     /// The metadata of the stored index's tiles (bounds, zooms up to `maximumZoom`, by default the
     /// separation zoom, at most ``ClusterIndex``'s limit), for TileJSON.
     public func tileSetMetadata(language: String? = nil, maximumZoom: Int? = nil, cache: TileCache = TileCache()) throws -> TileSetMetadata {
