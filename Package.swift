@@ -22,6 +22,8 @@ let package = Package(
         // libcurl, loaded at run time (dlopen) by the commands that fetch, never linked; typed
         // wrappers for its variadic setopt/getinfo. Its header comes from libcurl4-openssl-dev.
         .target(name: "CCurl"),
+        // zlib's gzip and gunzip of one buffer, for vector tiles and their archives (libz, linked).
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         // The map's clusters: supercluster's hierarchical greedy clustering for every zoom, in flat
         // arrays, queried per view, serialized as one blob. Depends on nothing of ours.
         .target(name: "HubGeoClusters"),
@@ -60,11 +62,17 @@ let package = Package(
         .target(
             name: "HubGeoGeocoding",
             dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoDatabase"]),
-        // GeoJSON, KML and JSON written from the database's rows, output files, and the map page, whose
-        // script and style (Map/Web: map-common.js, map-embedded.js, map-served.js, map.css) the plugin embeds.
+        // Mapbox Vector Tiles of the cluster index: the tile grid, the MVT 2.1 encoding of a tile's
+        // clusters and organizations, and the archives (PMTiles v3, MBTiles 1.3, a z/x/y folder).
+        .target(
+            name: "HubGeoTiles",
+            dependencies: ["HubGeoClusters", "HubGeoModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
+        // GeoJSON, KML and JSON written from the database's rows, output files, the vector tiles of the
+        // database's organizations, and the map page, whose script and style (Map/Web: map-common.js,
+        // map-embedded.js, map-served.js, map.css) the plugin embeds.
         .target(
             name: "HubGeoExport",
-            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoClusters"],
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoClusters", "HubGeoTiles"],
             exclude: ["Map/Web"],
             plugins: ["EmbedDataPlugin"]),
         // `hubgeo validate`: the checks of a tree, its schema, its towns; the JSON Schemas of docs/schemas/.
@@ -77,7 +85,7 @@ let package = Package(
             name: "HubGeo",
             dependencies: [
                 "HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoReader", "HubGeoDatabase",
-                "HubGeoGeocoding", "HubGeoExport", "HubGeoValidation", "HubGeoClusters",
+                "HubGeoGeocoding", "HubGeoExport", "HubGeoValidation", "HubGeoClusters", "HubGeoTiles",
             ]),
         // `hubgeo serve`: the read-only HTTP server (map page and GeoJSON API) on Hummingbird.
         .target(
@@ -121,11 +129,11 @@ let package = Package(
         .testTarget(
             name: "HubGeoTests",
             dependencies: [
-                "HubGeo", "HubGeoServer", "hubgeo", "HubGeoFuzzKit", "HubGeoTestSupport", "HubGeoClusters",
+                "HubGeo", "HubGeoServer", "hubgeo", "HubGeoFuzzKit", "HubGeoTestSupport", "HubGeoClusters", "HubGeoTiles",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
-            exclude: ["Fixtures", "Support/loopback_server.py", "Support/map_browser.py"]),
+            exclude: ["Fixtures", "Support/loopback_server.py", "Support/map_browser.py", "Support/vector_tiles.py"]),
         .testTarget(name: "HubGeoClustersTests", dependencies: ["HubGeoClusters"]),
         // The integration tier: the built hubgeo against a real Nominatim 5.3.3 on 127.0.0.1, which
         // Tests/Integration/nominatim/nominatim.sh sets up (`make test-integration`; not in `make test`).

@@ -27,6 +27,8 @@ For each size N (synthetic data from generate.py, seeded), on the release build:
            (PyPI) makes for its map, both pages in headless Chromium (Benchmarks/browser.py: the first
            complete view, a city view; the peer's first markers and "load all"), and `hubgeo map` pages of
            --map-sizes organizations opened in Chromium (where a browser starts to struggle)
+  tiles    vector tiles at the largest size: `hubgeo tiles -o hub.pmtiles` vs tippecanoe on the exported GeoJSON at
+           the same zooms (bench/tiles.py): time, peak RSS, archive size
 Each measure runs --runs times (the full scans fewer at 1M); the median counts. Every pair must
 agree (same organizations for the queries, same count for imports and exports), else it fails.
 Writes the tables to stdout and to BENCHMARKS.md (--out) with a description of the machine; a run of some
@@ -50,6 +52,7 @@ from bench.common import ROOT, BenchError  # noqa: E402
 from bench.core import bench_core, prepared  # noqa: E402
 from bench.server import bench_server  # noqa: E402
 from bench.startup import bench_startup  # noqa: E402
+from bench.tiles import bench_tiles, tiles_section  # noqa: E402
 
 
 def parse_arguments():
@@ -63,7 +66,7 @@ def parse_arguments():
     parser.add_argument("--out", default=os.path.join(ROOT, "BENCHMARKS.md"))
     parser.add_argument("--sections", default="startup,core,server,clusters",
                         help="startup (hubgeo --version and near on the built-in data), core (import, queries, exports), "
-                             "server (hubgeo serve vs Datasette), clusters (the map)")
+                             "server (hubgeo serve vs Datasette), clusters (the map), tiles (vector tiles vs tippecanoe)")
     parser.add_argument("--startup-runs", type=int, default=200, help="runs of each start-up command (hyperfine)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent wrk connections for the server section")
     parser.add_argument("--seconds", type=int, default=10, help="seconds of load per server")
@@ -94,28 +97,32 @@ def measure(args):
     if "startup" in args.sections:
         print("bench: start-up ...", file=sys.stderr, flush=True)
         startup = bench_startup(args)
-    core_rows, export_sizes, server_rows, clusters = [], [], [], None
-    for n in sizes if args.sections & {"core", "server", "clusters"} else []:
+    core_rows, export_sizes, server_rows, clusters, tile_rows = [], [], [], None, []
+    for n in sizes if args.sections & {"core", "server", "clusters", "tiles"} else []:
         print(f"bench: {n:,} organizations ...", file=sys.stderr, flush=True)
         if "core" in args.sections:
             core = bench_core(n, args)
             core_rows += core.rows
             export_sizes += core.export_sizes
         with_clusters = "clusters" in args.sections and n == max(sizes)
-        if "server" in args.sections or with_clusters:
+        with_tiles = "tiles" in args.sections and n == max(sizes)
+        if "server" in args.sections or with_clusters or with_tiles:
             data = prepared(n, args)  # after core, which leaves the database imported: then no import here
             if "server" in args.sections:
                 server_rows += bench_server(n, args, data)
             if with_clusters:
                 clusters = bench_clusters(n, args, data)
-    return startup, core_rows, export_sizes, server_rows, clusters
+            if with_tiles:
+                print(f"bench: vector tiles at {n:,} ...", file=sys.stderr, flush=True)
+                tile_rows += bench_tiles(n, args, data)
+    return startup, core_rows, export_sizes, server_rows, clusters, tile_rows
 
 
 def main():
     args = parse_arguments()
     os.makedirs(args.work, exist_ok=True)
     check_tools(args.sections)
-    startup, core_rows, export_sizes, server_rows, clusters = measure(args)
+    startup, core_rows, export_sizes, server_rows, clusters, tile_rows = measure(args)
     sizes = args.size_list
     today = time.strftime("%Y-%m-%d")
     when = (f"Written by `make bench` (Benchmarks/run.py) on {today}: sizes {', '.join(f'{n:,}' for n in sizes)}, "
@@ -131,6 +138,8 @@ def main():
     if clusters is not None:
         sections["clusters"] = tables.clusters_section(clusters, max(sizes), args.clients, args.seconds, args.browser_deadline,
                                                        when, about_machine)
+    if tile_rows:
+        sections["tiles"] = tiles_section(tile_rows, when, about_machine)
     print("\n\n".join(sections.values()))
     tables.write_sections(args.out, sections)
     print(f"bench: wrote {args.out}", file=sys.stderr)

@@ -7,7 +7,7 @@ import subprocess
 
 from .common import ENV, seconds, sql
 
-SECTION_ORDER = ["startup", "core", "server", "clusters"]
+SECTION_ORDER = ["startup", "core", "server", "clusters", "tiles"]
 
 # Issue 22's targets, by the start of a measure's name: hubgeo's time at most this share of the peer's.
 TARGETS = [("hubgeo --version", 1.5), ("hubgeo near 51.4 5.4 --km 20, built-in", 2.5), ("import", 0.5),

@@ -7,4 +7,5 @@
 @_exported import HubGeoJSON
 @_exported import HubGeoModel
 @_exported import HubGeoReader
+@_exported import HubGeoTiles
 @_exported import HubGeoValidation

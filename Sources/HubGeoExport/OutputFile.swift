@@ -245,7 +245,7 @@ public final class OutputFile: ExportSink {
 
     /// `path` with every symbolic link in its last component followed (a dangling link is
     /// refused: there is no file to replace and no sure place for a new one).
-    static func resolveLinks(_ path: String) throws -> String {
+    package static func resolveLinks(_ path: String) throws -> String {
         var current = path
         for _ in 0..<40 {
             var status = stat()

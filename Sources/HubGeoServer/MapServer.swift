@@ -16,6 +16,8 @@ import NIOCore
 ///   `/api/search?q=`, `/api/organizations/{id}`: GeoJSON as `hubgeo export geojson` writes it
 ///   (`lang` and `type` too); at most ``ServerSettings/featureCap`` features, else `"truncated": true`.
 /// - `GET /api/stats`: the counts and extent, as `hubgeo stats --format json`.
+/// - `GET /tiles/{z}/{x}/{y}.mvt` and `/tiles.json`: vector tiles of the clusters and their TileJSON
+///   (MapServer+Tiles.swift).
 ///
 /// Every answer of the API carries a weak `ETag` tied to the import (and to the cached places for a
 /// `lang` answer), honours `If-None-Match` with a 304, and is gzip-compressed for a client that
@@ -37,6 +39,8 @@ public final class MapServer: Sendable {
     let localizationZoom: Int
     /// The cluster index of the database, loaded at start and again after an import.
     let clusterCache = ClusterIndexCache()
+    /// The vector tiles of that index, with the clubs and museums of its clusters.
+    let tileCache: TileCache
     /// What besides the data shapes an answer (the cap, where cached places come from, the
     /// version of hubgeo): part of every entity tag.
     let settingsTag: String
@@ -51,6 +55,7 @@ public final class MapServer: Sendable {
         self.localizationEndpoint = localizationEndpoint
         self.localizationZoom = localizationZoom
         watchdog = QueryWatchdog(timeout: settings.requestTimeout)
+        tileCache = TileCache(clusterCache: clusterCache)
         var hash = FNV1a()
         for field in [HubGeoVersion.current, String(settings.featureCap), localizationEndpoint, String(localizationZoom)] {
             hash.addField(field)
@@ -87,6 +92,7 @@ public final class MapServer: Sendable {
         router.get("/index.html") { request, _ in self.pageResponse(request) }
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         router.get("/api/clusters") { request, _ in await self.answer(request) { try self.clusters($0, in: $1) } }
+        addTileRoutes(to: router)
         router.get("/api/near") { request, _ in await self.answer(request) { try self.near($0, in: $1) } }
         router.get("/api/bbox") { request, _ in await self.answer(request) { try self.bbox($0, in: $1) } }
         router.get("/api/search") { request, _ in await self.answer(request) { try self.search($0, in: $1) } }
@@ -127,7 +133,9 @@ public final class MapServer: Sendable {
         }
         let view = try store.clusters(west: box.west, south: box.south, east: box.east, north: box.north, zoom: zoom,
                                       groupLimit: Self.groupLimit, limit: settings.featureCap, cache: clusterCache)
-        return ClusterGeoJSON.collection(view)
+        // The clubs and museums of each item, from the same index (the tile cache shares it).
+        let tiles = try store.clusterTiles(cache: tileCache)
+        return ClusterGeoJSON.collection(view, museums: tiles.museums(inItem:))
     }
 
     /// The most organizations a co-located group lists in `/api/clusters`.

@@ -6,16 +6,23 @@ import HubGeoModel
 /// FeatureCollection with the zoom, the number of organizations its items stand for (and
 /// `"truncated": true` when the view was cut at the server's cap), and one Point feature per item, whose `kind` says what it is:
 ///
-/// - `"cluster"`: id `"c"` + its number in the index, `count`, `expansionZoom` (the zoom at
+/// - `"cluster"`: id `"c"` + its number in the index, `count`, `clubs` and `museums` (when the caller
+///   gives the counts), `expansionZoom` (the zoom at
 ///   which it splits), and the box of its organizations as the feature's `bbox` (west, south,
 ///   east, north);
 /// - `"organization"`: id the organization's (as in every other answer), `count` 1, `name`,
 ///   `nickName`, `type`, `town`;
 /// - `"colocated"`: organizations at exactly the same coordinates, which never split: id `"g"` +
-///   its number, `count`, and `organizations` (id, name, nickName, type, town; by name, at most the
+///   its number, `count`, `clubs` and `museums` (as for a cluster), and `organizations` (id, name, nickName, type, town; by name, at most the
 ///   limit the view was asked with).
 public enum ClusterGeoJSON {
-    public static func collection(_ view: MapClusters) -> String {
+    /// `museums` gives the museums among an item's organizations (by item id; the rest are clubs).
+    public static func collection(_ view: MapClusters, museums: ((Int) -> Int)? = nil) -> String {
+        func shares(_ item: ClusterIndex.Item) -> String {
+            guard let museums else { return "" }
+            let count = museums(item.id)
+            return ",\"clubs\":\(item.count - count),\"museums\":\(count)"
+        }
         var text = "{\"type\":\"FeatureCollection\",\"zoom\":\(view.zoom),\"organizations\":\(view.organizationCount),"
         if view.truncated { text += "\"truncated\":true," }
         text += "\"features\":["
@@ -30,7 +37,7 @@ public enum ClusterGeoJSON {
                 text += "\"c\(item.id)\",\"bbox\":[\(ExportText.coordinate(box.west)),\(ExportText.coordinate(box.south)),"
                     + "\(ExportText.coordinate(box.east)),\(ExportText.coordinate(box.north))],"
                 text += point(latitude: item.latitude, longitude: item.longitude)
-                text += ",\"properties\":{\"kind\":\"cluster\",\"count\":\(item.count),\"expansionZoom\":\(item.expansionZoom ?? 0)}}"
+                text += ",\"properties\":{\"kind\":\"cluster\",\"count\":\(item.count)\(shares(item)),\"expansionZoom\":\(item.expansionZoom ?? 0)}}"
             case .organization:
                 guard let organization = entry.organizations.first else {
                     // Not in the database (it cannot be: the index is stored with the organizations).
@@ -45,7 +52,7 @@ public enum ClusterGeoJSON {
                 text += "}}"
             case .colocatedGroup:
                 text += "\"g\(item.id)\"," + point(latitude: item.latitude, longitude: item.longitude)
-                text += ",\"properties\":{\"kind\":\"colocated\",\"count\":\(item.count),\"organizations\":["
+                text += ",\"properties\":{\"kind\":\"colocated\",\"count\":\(item.count)\(shares(item)),\"organizations\":["
                 for (index, organization) in entry.organizations.enumerated() {
                     text += index == 0 ? "{\"id\":" : ",{\"id\":"
                     text += ExportText.jsonString(organization.stableID) + ","

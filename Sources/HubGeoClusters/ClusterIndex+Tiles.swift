@@ -1,0 +1,59 @@
+/// What vector tiles read of a cluster index: views in Web Mercator units (a tile's box is exact
+/// there, not in degrees), the whole of one level, items' positions, and counts per node of the
+/// organizations that pass a test (clubs and museums per cluster, from the leaves in one pass).
+extension ClusterIndex {
+    /// Visits the items of `zoom` (clamped to 0...separationZoom) whose Web Mercator position lies
+    /// in the box (edges inclusive, units of the unit square; no wrapping: the caller asks for
+    /// the pieces of a box that crosses the antimeridian).
+    package func forEachItem(minX: Double, minY: Double, maxX: Double, maxY: Double, zoom: Int,
+                             _ visit: (Item) throws -> Void) rethrows {
+        guard storage.nodeCount > 0, minX <= maxX, minY <= maxY else { return }
+        let level = min(storage.separationZoom, max(0, zoom))
+        let band = storage.bandOfZoom[level]
+        let tree = storage.tree(ofBand: band)
+        let zooms = storage.bandEntryZooms.baseAddress! + 2 * Int(storage.bandStarts[band])
+        let byte = UInt8(level)
+        try tree.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { slot in
+            if zooms[2 * slot] <= byte && zooms[2 * slot + 1] >= byte {
+                try visit(item(node: Int(tree.ids[slot]), x: tree.coordinates[2 * slot], y: tree.coordinates[2 * slot + 1]))
+            }
+        }
+    }
+
+    /// The number of nodes (locations, then clusters): item ids are below it.
+    package var nodeCount: Int { storage.nodeCount }
+
+    /// Per node (item id), how many of its organizations `includes` accepts (called once per
+    /// organization with its id). Children have smaller numbers than their cluster, so one pass
+    /// up the node numbers sums them: O(organizations + nodes).
+    package func nodeCounts(where includes: (Int64) throws -> Bool) rethrows -> [UInt32] {
+        let storage = self.storage
+        var counts = [UInt32](repeating: 0, count: storage.nodeCount)
+        for group in 0..<storage.groupCount {
+            var count: UInt32 = 0
+            for slot in Int(storage.groupStarts[group])..<Int(storage.groupStarts[group + 1])
+            where try includes(storage.organizationIDs[slot]) {
+                count += 1
+            }
+            counts[group] = count
+        }
+        for cluster in 0..<storage.clusterCount {
+            var count: UInt32 = 0
+            for slot in Int(storage.childStarts[cluster])..<Int(storage.childStarts[cluster + 1]) {
+                count += counts[Int(storage.children[slot])]
+            }
+            counts[storage.groupCount + cluster] = count
+        }
+        return counts
+    }
+
+    /// An identity of the index's arrays: equal for copies of one index (loaded once), different
+    /// for another load or build. For keeping values computed from an index beside it.
+    package var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
+}
+
+extension ClusterIndex.Item {
+    /// The Web Mercator position (the unit square, y growing south), as the index compares it.
+    package var mercatorX: Double { x }
+    package var mercatorY: Double { y }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import HubGeoClusters
+import HubGeoDatabase
+import HubGeoModel
+import HubGeoTiles
+
+/// The tiles of a database's stored cluster index, kept between calls (a server's requests) with
+/// the clubs and museums of every cluster, and made again when an import stores a new index.
+public final class TileCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cached: (identity: ObjectIdentifier, tiles: ClusterTiles)?
+    /// The cluster index under the tiles (share it with ``OrganizationStore/clusters(west:south:east:north:zoom:groupLimit:limit:cache:)``).
+    public let clusterCache: ClusterIndexCache
+
+    public init(clusterCache: ClusterIndexCache = ClusterIndexCache()) {
+        self.clusterCache = clusterCache
+    }
+
+    func tiles(_ store: OrganizationStore) throws -> ClusterTiles {
+        let index = try store.clusterIndex(cache: clusterCache)
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached, cached.identity == index.storageIdentity { return cached.tiles }
+        let tiles = ClusterTiles(index: index, museums: try store.museumCounts(of: index))
+        cached = (index.storageIdentity, tiles)
+        return tiles
+    }
+}
+
+/// Where an archive of tiles stands, for a progress display.
+public struct TileProgress: Sendable {
+    public var zoom: Int
+    public var maximumZoom: Int
+    /// Tiles written so far.
+    public var tiles: Int
+    /// The share of the work done (0...1), estimated from the items of each zoom.
+    public var fraction: Double
+    public var elapsed: TimeInterval
+
+    /// The time left, estimated from the share done so far.
+    public var estimatedRemaining: TimeInterval? {
+        fraction > 0.02 ? elapsed / fraction * (1 - fraction) : nil
+    }
+}
+
+/// What an archive of tiles holds.
+public struct TileSetSummary: Sendable {
+    public var organizations: Int
+    public var tiles: Int
+    public var maximumZoom: Int
+    public var metadata: TileSetMetadata
+}
+
+extension OrganizationStore {
+    /// The most organizations a co-located group lists in a tile, as in `/api/clusters`.
+    public static let tileGroupLimit = 100
+
+    /// The vector tile (MVT 2.1) of `tile` (``ClusterTiles``): the clusters and organizations of
+    /// the stored cluster index at its zoom, with the cached places of `localization`; empty when
+    /// nothing lies there. Read from one snapshot of the database.
+    public func tile(_ tile: TileAddress, localization: LocalizationSource? = nil, cache: TileCache = TileCache()) throws -> [UInt8] {
+        try snapshot { store in
+            let tiles = try cache.tiles(store)
+            return try tiles.tile(tile, attributes: TileRowAttributes(rows: .store(store, localization), groupLimit: Self.tileGroupLimit))
+        }
+    }
+
+    /// The tiles of the stored cluster index, with the clubs and museums of its items (kept by `cache`).
+    public func clusterTiles(cache: TileCache = TileCache()) throws -> ClusterTiles {
+        try snapshot { store in try cache.tiles(store) }
+    }
+
+    /// The metadata of the stored index's tiles (bounds, zooms up to `maximumZoom`, by default the
+    /// separation zoom, at most ``ClusterIndex``'s limit), for TileJSON.
+    public func tileSetMetadata(language: String? = nil, maximumZoom: Int? = nil, cache: TileCache = TileCache()) throws -> TileSetMetadata {
+        try snapshot { store in
+            let tiles = try cache.tiles(store)
+            var metadata = TileSetMetadata()
+            if let bounds = tiles.bounds { metadata.bounds = bounds }
+            metadata.maximumZoom = maximumZoom ?? tiles.defaultMaximumZoom(cap: ClusterOptions.zoomLimit)
+            metadata.language = language
+            return metadata
+        }
+    }
+
+    /// Writes the tiles of zooms 0...`maximumZoom` (by default the separation zoom of the
+    /// organizations, at most 14) of the organizations `selection` and `type` pick to `archive`,
+    /// with the cached places of `localization`, and finishes it (publishes it). The whole
+    /// database uses the stored cluster index; a selection is clustered first, with the same
+    /// parameters. Read from one snapshot of the database. On an error the archive is abandoned.
+    public func writeTiles(to archive: TileArchiveWriter, selection: OrganizationSelection = .all, type: OrganizationType? = nil,
+                           localization: LocalizationSource? = nil, maximumZoom: Int? = nil,
+                           progress: ((TileProgress) -> Void)? = nil) throws -> TileSetSummary {
+        do {
+            return try snapshot { store in
+                var rows: [Int64: MapOrganizationRow] = [:]
+                try store.forEachMapRow(selection, filter: OrganizationFilter(type: type, localization: localization)) { row in
+                    rows[row.rowID] = row
+                }
+                let index: ClusterIndex
+                if selection == .all && type == nil {
+                    index = try store.clusterIndex()
+                } else {
+                    index = try ClusterIndex(rows.values.sorted { $0.rowID < $1.rowID }.map {
+                        ClusterIndex.Organization(id: $0.rowID, latitude: $0.latitude, longitude: $0.longitude)
+                    })
+                }
+                let tiles = ClusterTiles(index: index, museums: index.nodeCounts { rows[$0]?.type == .museum })
+                let top = maximumZoom ?? tiles.defaultMaximumZoom()
+                var metadata = TileSetMetadata()
+                if let bounds = tiles.bounds { metadata.bounds = bounds }
+                metadata.maximumZoom = top
+                metadata.language = localization?.language
+                let attributes = TileRowAttributes(rows: .loaded(rows), groupLimit: Self.tileGroupLimit)
+                // The work of a zoom grows with its items: 4^z tiles at most, every location at most.
+                let weights = (0...top).map { Double(min(1 << min(2 * $0, 40), max(1, index.locationCount))) }
+                let total = weights.reduce(0, +)
+                var done = 0.0
+                var count = 0
+                let start = Date()
+                for zoom in 0...top {
+                    var lastReport = Date()
+                    try tiles.forEachTile(zoom: zoom, attributes: attributes) { tile, mvt in
+                        // Stops at once on SIGINT or SIGTERM (when the command installed the handlers).
+                        try Interruption.check()
+                        try archive.add(tile, mvt)
+                        count += 1
+                        if let progress, count % 256 == 0, Date().timeIntervalSince(lastReport) > 0.1 {
+                            lastReport = Date()
+                            progress(TileProgress(zoom: zoom, maximumZoom: top, tiles: count, fraction: done / total,
+                                                  elapsed: Date().timeIntervalSince(start)))
+                        }
+                    }
+                    done += weights[zoom]
+                    progress?(TileProgress(zoom: zoom, maximumZoom: top, tiles: count, fraction: done / total,
+                                           elapsed: Date().timeIntervalSince(start)))
+                }
+                try archive.finish(metadata)
+                return TileSetSummary(organizations: index.organizationCount, tiles: count, maximumZoom: top, metadata: metadata)
+            }
+        } catch {
+            archive.abandon()
+            throw error
+        }
+    }
+}
+
+extension OutputFile: TileOutput {}

@@ -1,0 +1,62 @@
+import HubGeoClusters
+import HubGeoDatabase
+import HubGeoModel
+import HubGeoTiles
+
+/// The properties tiles give organizations, from the database's rows: an organization alone has
+/// `id` (its stable id, as every other answer), `name`, `nickName`, `type`, `town`, and with a
+/// language `localizedTown` and `localizedCountry`; a co-located group has `organizations`, the
+/// JSON text of its organizations' list as `/api/clusters` gives it (by name, at most
+/// `groupLimit`).
+struct TileRowAttributes: TileAttributes {
+    /// The rows: all of them at hand (an archive), or read as needed from a snapshot (a tile).
+    enum Rows {
+        case loaded([Int64: MapOrganizationRow])
+        case store(OrganizationStore, LocalizationSource?)
+    }
+
+    let rows: Rows
+    let groupLimit: Int
+
+    func row(_ id: Int64) throws -> MapOrganizationRow? {
+        switch rows {
+        case .loaded(let rows): return rows[id]
+        case .store(let store, let localization): return try store.mapRows(ids: [id], localization: localization)[id]
+        }
+    }
+
+    func organization(_ id: Int64) throws -> [TileProperty]? {
+        guard let row = try row(id) else { return nil }
+        var properties = [
+            TileProperty("id", row.stableID), TileProperty("name", row.name), TileProperty("nickName", row.nickName),
+            TileProperty("type", row.type.rawValue), TileProperty("town", row.town),
+        ]
+        if let town = row.localizedTown { properties.append(TileProperty("localizedTown", town)) }
+        if let country = row.localizedCountry { properties.append(TileProperty("localizedCountry", country)) }
+        return properties
+    }
+
+    func group(_ ids: ClusterIndex.OrganizationIDs) throws -> [TileProperty] {
+        var members: [MapOrganizationRow] = []
+        switch rows {
+        case .loaded(let rows): members = ids.compactMap { rows[$0] }
+        case .store(let store, let localization):
+            let found = try store.mapRows(ids: ids, localization: localization)
+            members = ids.compactMap { found[$0] }
+        }
+        members.sort { ($0.name, $0.town) < ($1.name, $1.town) }
+        var text = "["
+        for (index, row) in members.prefix(max(0, groupLimit)).enumerated() {
+            text += index == 0 ? "{\"id\":" : ",{\"id\":"
+            text += ExportText.jsonString(row.stableID)
+            text += ",\"name\":" + ExportText.jsonString(row.name)
+            text += ",\"nickName\":" + ExportText.jsonString(row.nickName)
+            text += ",\"type\":\"" + row.type.rawValue + "\""
+            text += ",\"town\":" + ExportText.jsonString(row.town)
+            if let town = row.localizedTown { text += ",\"localizedTown\":" + ExportText.jsonString(town) }
+            if let country = row.localizedCountry { text += ",\"localizedCountry\":" + ExportText.jsonString(country) }
+            text += "}"
+        }
+        return [TileProperty("organizations", text + "]")]
+    }
+}

@@ -1,0 +1,45 @@
+import CZlib
+
+/// gzip (RFC 1952) of one buffer with zlib: tiles in the PMTiles and MBTiles archives and the
+/// PMTiles directories, which their readers expect compressed.
+package enum Gzip {
+    package struct Failure: Error, CustomStringConvertible {
+        var code: Int32
+        package var description: String { "zlib failed (status \(code))" }
+    }
+
+    /// `bytes` compressed at `level` (0-9; 6 is zlib's default: tiles are written once and read
+    /// many times, and the PMTiles and MBTiles tools compress at it too).
+    package static func compress(_ bytes: [UInt8], level: Int32 = 6) throws(Failure) -> [UInt8] {
+        var capacity = hubgeo_gzip_bound(bytes.count)
+        var output = [UInt8](repeating: 0, count: capacity)
+        let status = bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                hubgeo_gzip(input.baseAddress, input.count, out.baseAddress, &capacity, level)
+            }
+        }
+        guard status == 0 else { throw Failure(code: status) }
+        output.removeSubrange(capacity...)
+        return output
+    }
+
+    /// The bytes of a gzip (or zlib) stream.
+    package static func decompress(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+        var capacity = max(1024, bytes.count * 4)
+        while true {
+            var length = capacity
+            var output = [UInt8](repeating: 0, count: capacity)
+            let status = bytes.withUnsafeBufferPointer { input in
+                output.withUnsafeMutableBufferPointer { out in
+                    hubgeo_gunzip(input.baseAddress, input.count, out.baseAddress, &length)
+                }
+            }
+            if status == 0 {
+                output.removeSubrange(length...)
+                return output
+            }
+            guard status == -5, capacity < 1 << 31 else { throw Failure(code: status) }
+            capacity *= 4
+        }
+    }
+}

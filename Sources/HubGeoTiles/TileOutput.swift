@@ -1,0 +1,4 @@
+/// Bytes going out to a file that is published whole when complete (hubgeo's `OutputFile`).
+public protocol TileOutput: AnyObject {
+    func write(bytes: UnsafeRawBufferPointer) throws
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// What a tile set says about itself: the PMTiles metadata, the MBTiles `metadata` table and
+/// TileJSON 3.0 are written from it.
+public struct TileSetMetadata: Sendable {
+    public var name = "hubgeo"
+    public var description = "Photo clubs and museums of Photo Club Hub, clustered for every zoom (hubgeo)"
+    public var attribution = "Photo Club Hub"
+    /// The box of the organizations (west, south, east, north, degrees).
+    public var bounds: (west: Double, south: Double, east: Double, north: Double) = (-180, -85.0511, 180, 85.0511)
+    public var minimumZoom = 0
+    public var maximumZoom = 0
+    /// Whether the organizations carry localized towns and countries (and in which language).
+    public var language: String?
+    public var version = "1.0.0"
+
+    public init() {}
+
+    /// The centre of the bounds, at the lowest zoom.
+    public var center: (longitude: Double, latitude: Double, zoom: Int) {
+        ((bounds.west + bounds.east) / 2, (bounds.south + bounds.north) / 2, minimumZoom)
+    }
+
+    /// The layers as TileJSON's `vector_layers` (a JSON array).
+    public var vectorLayersJSON: String {
+        let layers = TileLayers.descriptions(localized: language != nil).map { layer in
+            let fields = layer.fields.map { "\(Self.string($0.name)):\(Self.string($0.type))" }.joined(separator: ",")
+            return "{\"id\":\(Self.string(layer.id)),\"description\":\(Self.string(layer.description)),"
+                + "\"minzoom\":\(minimumZoom),\"maxzoom\":\(maximumZoom),\"fields\":{\(fields)}}"
+        }
+        return "[" + layers.joined(separator: ",") + "]"
+    }
+
+    var boundsText: String { [bounds.west, bounds.south, bounds.east, bounds.north].map(Self.number).joined(separator: ",") }
+    var centerText: String { "\(Self.number(center.longitude)),\(Self.number(center.latitude)),\(center.zoom)" }
+
+    /// The JSON of the PMTiles metadata and of a folder's `metadata.json`: name, format, bounds,
+    /// centre, zooms, attribution, `vector_layers` (as in TileJSON).
+    public var json: String {
+        var text = "{\"name\":\(Self.string(name)),\"description\":\(Self.string(description)),\"version\":\(Self.string(version)),"
+        text += "\"attribution\":\(Self.string(attribution)),\"type\":\"overlay\",\"format\":\"pbf\","
+        text += "\"generator\":\"hubgeo\","
+        if let language { text += "\"language\":\(Self.string(language))," }
+        text += "\"bounds\":[\(boundsText)],\"center\":[\(centerText)],\"minzoom\":\(minimumZoom),\"maxzoom\":\(maximumZoom),"
+        text += "\"vector_layers\":\(vectorLayersJSON)}"
+        return text
+    }
+
+    /// TileJSON 3.0.0 for tiles at `tilesURL` (a template with {z}, {x} and {y}).
+    public func tileJSON(tilesURL: String) -> String {
+        var text = "{\"tilejson\":\"3.0.0\",\"tiles\":[\(Self.string(tilesURL))],\"name\":\(Self.string(name)),"
+        text += "\"description\":\(Self.string(description)),\"version\":\(Self.string(version)),"
+        text += "\"attribution\":\(Self.string(attribution)),\"scheme\":\"xyz\","
+        text += "\"bounds\":[\(boundsText)],\"center\":[\(centerText)],\"minzoom\":\(minimumZoom),\"maxzoom\":\(maximumZoom),"
+        text += "\"vector_layers\":\(vectorLayersJSON)}\n"
+        return text
+    }
+
+    /// The rows of the MBTiles 1.3 `metadata` table.
+    var mbtilesRows: [(String, String)] {
+        var rows = [("name", name), ("format", "pbf"), ("bounds", boundsText), ("center", centerText),
+                    ("minzoom", String(minimumZoom)), ("maxzoom", String(maximumZoom)), ("attribution", attribution),
+                    ("description", description), ("type", "overlay"), ("version", version),
+                    ("json", "{\"vector_layers\":\(vectorLayersJSON)}"), ("generator", "hubgeo")]
+        if let language { rows.append(("language", language)) }
+        return rows
+    }
+
+    /// A JSON string literal.
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{2028}": result += "\\u2028"
+            case "\u{2029}": result += "\\u2029"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += String(format: "\\u%04x", scalar.value)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    /// A coordinate with at most 7 decimals, no exponent.
+    static func number(_ value: Double) -> String {
+        var text = String(format: "%.7f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+}

@@ -1,0 +1,33 @@
+/// The value of a feature's property in a vector tile (MVT `Value`: a string, an unsigned
+/// integer or a double; the other kinds are not needed here).
+public enum TileValue: Hashable, Sendable {
+    case string(String)
+    case unsigned(UInt64)
+    case double(Double)
+
+    /// The protocol buffers `Value` message.
+    func encode(into writer: inout ProtobufWriter) {
+        var body = ProtobufWriter()
+        switch self {
+        case .string(let text): body.stringField(1, text)
+        case .double(let number): body.doubleField(3, number)
+        case .unsigned(let number): body.varintField(5, number)
+        }
+        writer.bytesField(4, body.bytes)
+    }
+}
+
+/// A named property of a feature.
+public struct TileProperty: Sendable, Equatable {
+    public var name: String
+    public var value: TileValue
+
+    public init(_ name: String, _ value: TileValue) {
+        self.name = name
+        self.value = value
+    }
+
+    public init(_ name: String, _ text: String) {
+        self.init(name, .string(text))
+    }
+}
