@@ -356,8 +356,8 @@ public struct Validator: Sendable {
 
     // MARK: - Coordinates
 
-    /// (0, 0) coordinates, and organizations within `nearbyMeters` of one another
-    /// (a sweep over latitude-sorted points: O(n log n) plus the close pairs).
+    /// (0, 0) coordinates, and each organization within `nearbyMeters` of an earlier one, reported
+    /// against the first such (``NearbyCoordinates``: linear whatever the layout).
     private func coordinateChecks(_ inspection: TreeInspection) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let organizations = inspection.data.organizations
@@ -371,25 +371,14 @@ public struct Validator: Sendable {
             diagnostics.append(Diagnostic(severity: .warning, rule: .coordinatesZero, file: at.file, jsonPath: at.path, line: at.line,
                                           message: "coordinates (0, 0) lie in the Gulf of Guinea: probably never filled in"))
         }
-        let order = organizations.indices.sorted { organizations[$0].coordinates.latitude < organizations[$1].coordinates.latitude }
-        let latitudeWindow = nearbyMeters / 110_574 * 1.01  // metres per degree of latitude at the equator, the fewest
-        for (rank, i) in order.enumerated() {
-            var next = rank + 1
-            while next < order.count {
-                let j = order[next]
-                next += 1
-                let a = organizations[i].coordinates, b = organizations[j].coordinates
-                guard b.latitude - a.latitude <= latitudeWindow else { break }
-                let meters = Geodesic.distance(a, b)
-                guard meters <= nearbyMeters else { continue }
-                let (first, second) = i < j ? (organizations[i], organizations[j]) : (organizations[j], organizations[i])
-                let at = place(second), other = place(first)
-                let how = meters == 0 ? "are identical to those of" : String(format: "are %.1f m from those of", meters)
-                diagnostics.append(Diagnostic(
-                    severity: .warning, rule: meters == 0 ? .coordinatesIdentical : .coordinatesNear, file: at.file, jsonPath: at.path, line: at.line,
-                    message: "coordinates of \(second.type.rawValue) \(second.identity) (\(at.file)\(at.line.map { ":\($0)" } ?? "")) "
-                        + "\(how) \(first.type.rawValue) \(first.identity) (\(other.file)\(other.line.map { ":\($0)" } ?? ""))"))
-            }
+        for close in NearbyCoordinates.firstCloseEarlier(organizations.map(\.coordinates), within: nearbyMeters) {
+            let (first, second, meters) = (organizations[close.earlier], organizations[close.index], close.meters)
+            let at = place(second), other = place(first)
+            let how = meters == 0 ? "are identical to those of" : String(format: "are %.1f m from those of", meters)
+            diagnostics.append(Diagnostic(
+                severity: .warning, rule: meters == 0 ? .coordinatesIdentical : .coordinatesNear, file: at.file, jsonPath: at.path, line: at.line,
+                message: "coordinates of \(second.type.rawValue) \(second.identity) (\(at.file)\(at.line.map { ":\($0)" } ?? "")) "
+                    + "\(how) \(first.type.rawValue) \(first.identity) (\(other.file)\(other.line.map { ":\($0)" } ?? ""))"))
         }
         return diagnostics
     }
