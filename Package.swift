@@ -87,12 +87,12 @@ let package = Package(
                 "HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoReader", "HubGeoDatabase",
                 "HubGeoGeocoding", "HubGeoExport", "HubGeoValidation", "HubGeoClusters", "HubGeoTiles",
             ]),
-        // `hubgeo serve`: the read-only HTTP server (map page and GeoJSON API) on Hummingbird.
+        // `hubgeo serve`: the read-only HTTP server (map page and GeoJSON API) on Hummingbird. Neither it
+        // nor the CLI depends on GRDB: a failed SQLite call reaches them as HubGeoDatabase's DatabaseFailure.
         .target(
             name: "HubGeoServer",
             dependencies: [
                 "HubGeo",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -109,7 +109,6 @@ let package = Package(
                 "HubGeo",
                 "HubGeoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // Fuzzing: the targets and the seeded mutator (a library, so that tests can run a smoke),
         // and the `hubgeo-fuzz` runner used by `make fuzz`.

@@ -4,7 +4,7 @@ import HubGeoModel
 
 /// A problem with the file given as the hubgeo database: it cannot be opened, is not hubgeo's,
 /// or was left half-made. A failed SQLite call is GRDB's `DatabaseError`, which keeps its result
-/// code and SQL (``DatabaseError/userMessage`` is what users are told); a lookup that finds no
+/// code and SQL (``DatabaseFailure`` is what users are told of it); a lookup that finds no
 /// organization, or several, is an ``OrganizationLookupError``.
 public enum StoreError: LocalizedError, Equatable, Sendable {
     case spatialiteUnavailable(reason: String)
@@ -46,12 +46,35 @@ public enum StoreError: LocalizedError, Equatable, Sendable {
     }
 }
 
-extension DatabaseError {
-    /// What users are told of a failed SQLite call: the problem and the result code, never the SQL.
-    public var userMessage: String {
-        let text = message ?? "SQLite error \(resultCode.rawValue)"
-        return resultCode == .SQLITE_FULL
-            ? "disk full (SQLITE_FULL): \(text)"
-            : "database error: \(text) (SQLite result code \(extendedResultCode.rawValue))"
+/// A failed SQLite call as hubgeo tells it: SQLite's result codes and message, never the SQL. The
+/// commands and the server learn of a failure through this, so that GRDB stays behind the
+/// database target (they do not import it to recognise its error).
+public struct DatabaseFailure: Error, Sendable, Equatable {
+    /// SQLite's primary result code (`SQLITE_FULL` is 13).
+    public var resultCode: Int32
+    /// SQLite's extended result code.
+    public var extendedResultCode: Int32
+    /// SQLite's message, if it gave one.
+    public var message: String?
+
+    /// The failure `error` is, when it is a failed SQLite call; nil for any other error.
+    public init?(_ error: any Error) {
+        guard let error = error as? DatabaseError else { return nil }
+        resultCode = error.resultCode.rawValue
+        extendedResultCode = error.extendedResultCode.rawValue
+        message = error.message
     }
+
+    /// What users are told: the problem and the result code, never the SQL.
+    public var userMessage: String {
+        let text = message ?? "SQLite error \(resultCode)"
+        return resultCode == ResultCode.SQLITE_FULL.rawValue
+            ? "disk full (SQLITE_FULL): \(text)"
+            : "database error: \(text) (SQLite result code \(extendedResultCode))"
+    }
+}
+
+extension DatabaseError {
+    /// What users are told of a failed SQLite call (``DatabaseFailure/userMessage``).
+    public var userMessage: String { DatabaseFailure(self)!.userMessage }
 }

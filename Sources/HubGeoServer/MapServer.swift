@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HubGeo
 import HTTPTypes
 import Hummingbird
@@ -273,7 +272,7 @@ public final class MapServer: Sendable {
             // The cause (which may name the file) is for the operator; the client learns that it failed.
             let cause = (error as? LocalizedError)?.errorDescription ?? "\(error)"
             FileHandle.standardError.write(Data("\(RequestLog.timestamp()) error: \(request.method) \(request.uri.path): \(cause)\n".utf8))
-            let message = error is StoreError || error is DatabaseError ? "the server cannot read its database (its log says why)" : "internal server error"
+            let message = error is StoreError || DatabaseFailure(error) != nil ? "the server cannot read its database (its log says why)" : "internal server error"
             return response(APIError(status: 500, message: message, parameter: nil).json, status: .internalServerError,
                             contentType: "application/json")
         }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import GRDB
 import HubGeo
 
 @main
@@ -52,7 +51,7 @@ struct HubGeoCommand: AsyncParsableCommand {
         }
         // Whatever failed once SIGINT or SIGTERM arrived (see Interruption) stopped because of it.
         if let failure, !(failure is ExitCode), Interruption.isRequested {
-            Console.note(failure is Interrupted ? "Interrupted." : "Interrupted: \((failure as? DatabaseError)?.userMessage ?? failure.localizedDescription)")
+            Console.note(failure is Interrupted ? "Interrupted." : "Interrupted: \(DatabaseFailure(failure)?.userMessage ?? failure.localizedDescription)")
             exit(withError: ExitCode(130))
         }
         if let failure { exit(reporting: failure) }
@@ -63,7 +62,7 @@ struct HubGeoCommand: AsyncParsableCommand {
     private static func exit(reporting error: Error) -> Never {
         let code = exitCode(for: error)
         // A failed SQLite call is shown by its problem and result code, never its SQL.
-        let message = (error as? DatabaseError).map { "Error: \($0.userMessage)" } ?? fullMessage(for: error)
+        let message = DatabaseFailure(error).map { "Error: \($0.userMessage)" } ?? fullMessage(for: error)
         if !message.isEmpty {
             if code == .success { Console.printVerbatim(message) } else { Console.note(message) }
         }
