@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Loads the map page's common script (map-common.js) in a fresh VM context, with no DOM and no Leaflet:
 // nothing of the page runs until HubGeoMap.start, so the script must load bare. Then checks its pure
-// helpers against known answers: search folding, code point order, the ellipsoidal distance, labels.
+// helpers against known answers: search folding, code point order, the ellipsoidal distance, labels,
+// the arcs of a cluster's ring.
 // The browser tests (MapPageBrowserTests) check the whole page; this is the quick check `make check-js` runs.
 //
 // Usage: node scripts/check-map-js.js Sources/HubGeoExport/Map/Web/map-common.js
@@ -50,4 +51,18 @@ near(hub.geodesicDistance(0, 0, 0, 179.9), 20003931.459, 0.005 * 20003931.459, "
 assert.strictEqual(hub.labelIn("nl-BE", "museums"), "Musea");
 assert.strictEqual(hub.labelIn("xx", "town"), "Town");
 
-console.log(`check-map-js: ${file} loads bare; fold, compareCodePoints, geodesicDistance and labels give the known answers`);
+// The ring of a cluster: arcs proportional to its clubs and museums, adding up to the ring; a share too
+// small to see widened to 2 px; no ring without both counts (an older server) or with nothing to share.
+const ringOf = (clubs, museums, circumference) => JSON.stringify(hub.ringArcs(clubs, museums, circumference));
+assert.strictEqual(ringOf(3, 1, 100), JSON.stringify({club: 75, museum: 25}));
+assert.strictEqual(ringOf(5, 0, 100), JSON.stringify({club: 100, museum: 0}));
+assert.strictEqual(ringOf(0, 7, 100), JSON.stringify({club: 0, museum: 100}));
+assert.strictEqual(ringOf(999, 1, 100), JSON.stringify({club: 98, museum: 2}));
+assert.strictEqual(ringOf(1, 999, 100), JSON.stringify({club: 2, museum: 98}));
+for (const [clubs, museums] of [[undefined, 3], [3, undefined], [0, 0], [-1, 2], [1.5, 2], ["2", 1], [NaN, 1], [Infinity, 1]]) {
+  assert.strictEqual(hub.ringArcs(clubs, museums, 100), null, `no ring for ${clubs} clubs and ${museums} museums`);
+}
+assert.strictEqual(hub.labelIn("nl", "ring"), "Ring: aandeel clubs en musea");
+for (const language of ["en", "nl", "de", "fr"]) assert.ok(hub.labelIn(language, "ring").length > 10, `a ring label in ${language}`);
+
+console.log(`check-map-js: ${file} loads bare; fold, compareCodePoints, geodesicDistance, labels and ring arcs give the known answers`);

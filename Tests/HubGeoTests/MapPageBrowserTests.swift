@@ -72,6 +72,22 @@ struct MapPageBrowserTests {
         }
         let store = try OrganizationStore(path: home.path("hub.sqlite"))
         #expect(names.count == 131)
+
+        // Each cluster's ring shows its share of clubs and museums (counted by the page from its
+        // markers): together with the single markers they are every club and every museum; the
+        // legend explains the ring, in Dutch too.
+        let types = exportedTypes(export.stdout)
+        let rings = try ClusterRings(report)
+        #expect(rings.icons.count == counts.count)
+        for icon in rings.icons {
+            #expect(ClusterRings.problem(icon, clubs: icon["clubs"] as? Int ?? -1, museums: icon["museums"] as? Int ?? -1) == nil,
+                    "\(ClusterRings.problem(icon, clubs: icon["clubs"] as? Int ?? -1, museums: icon["museums"] as? Int ?? -1) ?? "")")
+            #expect((icon["clubs"] as? Int ?? 0) + (icon["museums"] as? Int ?? 0) == icon["count"] as? Int)
+        }
+        #expect(rings.clubs == types["club"] && rings.museums == types["museum"], "\(rings.clubs) clubs, \(rings.museums) museums vs \(types)")
+        #expect(!rings.mixedSeen.isEmpty, "a ring of clubs and museums seen on the screenshot: \(rings.icons)")
+        #expect(rings.legend?["label"] as? String == "Ring: share of clubs and museums")
+        #expect(dutchRingLegend(report) == "Ring: aandeel clubs en musea")
         let popup = try #require(report["popup"] as? [String: Any])
         let popupID = try #require(popup["id"] as? String)
         #expect(popup["name"] as? String == names[popupID], "popup \(popup)")
@@ -169,6 +185,33 @@ struct MapPageBrowserTests {
 /// The page as `hubgeo serve` serves it: the clusters of the view from `/api/clusters`, the nearest from `/api/near`.
 @Suite("served map page in a browser")
 struct ServedMapPageBrowserTests {
+
+    /// Checks each cluster icon's ring of the page's first view against the clubs and museums that
+    /// /api/clusters gives at that zoom (a co-located group is ringed only when it holds both), and its size.
+    static func expectRings(_ report: [String: Any], server: ServeProcess) throws -> ClusterRings {
+        let served = try #require(report["served"] as? [String: Any])
+        let zoom = try #require(served["zoom"] as? Int)
+        let world = try server.get("/api/clusters?bbox=-180,-90,180,90&zoom=\(zoom)")
+        var expected: [String: (clubs: Int, museums: Int)] = [:]
+        for feature in (jsonObject(world.body) as? [String: Any])?["features"] as? [[String: Any]] ?? [] {
+            let properties = feature["properties"] as? [String: Any] ?? [:]
+            if let clubs = properties["clubs"] as? Int, let museums = properties["museums"] as? Int, let id = feature["id"] as? String {
+                expected[id] = (clubs, museums)
+            }
+        }
+        let rings = try ClusterRings(report)
+        let clusters = try #require(report["clusters"] as? [String: Any])
+        #expect(rings.icons.count == (clusters["clusterCounts"] as? [Int] ?? []).count && !rings.icons.isEmpty)
+        for icon in rings.icons {
+            let id = icon["id"] as? String ?? "", count = icon["count"] as? Int ?? 0
+            let counts = try #require(expected[id], "cluster \(id) in /api/clusters at zoom \(zoom)")
+            let ringed = icon["group"] as? Bool != true || (counts.clubs > 0 && counts.museums > 0)
+            let problem = ClusterRings.problem(icon, clubs: counts.clubs, museums: counts.museums, ringed: ringed)
+            #expect(problem == nil, "\(id): \(problem ?? "")")
+            #expect(icon["width"] as? Double == (count < 100 ? 36 : count < 10000 ? 42 : 50), "the icon's size as before: \(icon)")
+        }
+        return rings
+    }
     @Test("the served page shows the 131 organizations and a click lists what near --nearest 10 lists")
     func servedPage() throws {
         let home = try TestPaths.temporaryDirectory()
@@ -190,6 +233,17 @@ struct ServedMapPageBrowserTests {
         let served = try #require(report["served"] as? [String: Any])
         #expect(served["organizations"] as? Int == 131 && served["zoom"] is Int, "\(served)")
         #expect(server.log.contains("GET /api/near?lat="))
+
+        // Each cluster's ring shows its share of clubs and museums as /api/clusters gives them at that
+        // zoom (a co-located group's only when it holds both), its arcs drawn on the screenshot in their
+        // colours; with the single markers they are every club and every museum. The legend explains it.
+        let rings = try Self.expectRings(report, server: server)
+        let types = exportedTypes(try cli.run(["export", "geojson"]).stdout)
+        #expect(rings.clubs == types["club"] && rings.museums == types["museum"], "\(rings.clubs) clubs, \(rings.museums) museums vs \(types)")
+        #expect(!rings.mixedSeen.isEmpty, "a ring of clubs and museums seen on the screenshot: \(rings.icons)")
+        #expect(rings.legend?["label"] as? String == "Ring: share of clubs and museums")
+        let legendClub = ClusterRings.arcs(rings.legend ?? [:], "club")
+        #expect(abs(legendClub.length / legendClub.circumference - 2.0 / 3) < 0.001, "the legend's ring: two clubs to one museum")
         #expect((report["consoleErrors"] as? [String])?.isEmpty == true, "\(report["consoleErrors"] ?? "")")
         _ = server.stop()
     }
@@ -244,6 +298,11 @@ struct ServedMapPageBrowserTests {
         #expect(served["organizations"] as? Int == 100_000, "\(served["organizations"] ?? "")")
         let clusters = try #require(report["clusters"] as? [String: Any])
         #expect((clusters["clusterCounts"] as? [Int] ?? []).reduce(0, +) + (clusters["singleMarkers"] as? Int ?? 0) == 100_000)
+        // Each cluster's ring shows its clubs and museums, and together they are all of them.
+        let rings = try Self.expectRings(report, server: server)
+        let types = organizations.reduce(into: [String: Int]()) { $0[$1.type.rawValue, default: 0] += 1 }
+        #expect(rings.clubs == types["club"] && rings.museums == types["museum"], "\(rings.clubs) clubs, \(rings.museums) museums vs \(types)")
+        #expect(!rings.mixedSeen.isEmpty, "a ring of clubs and museums seen on the screenshot")
 
         // A click on a cluster zooms to its expansion zoom, where it has split: its box holds two or more
         // items, as the API answers at that zoom.
@@ -276,4 +335,18 @@ struct ServedMapPageBrowserTests {
         #expect((report["consoleErrors"] as? [String])?.isEmpty == true, "\(report["consoleErrors"] ?? "")")
         _ = server.stop()
     }
+}
+
+/// How many organizations of each type (`club`, `museum`) a GeoJSON FeatureCollection holds.
+func exportedTypes(_ text: String) -> [String: Int] {
+    var types: [String: Int] = [:]
+    for feature in (jsonObject(text) as? [String: Any])?["features"] as? [[String: Any]] ?? [] {
+        types[((feature["properties"] as? [String: Any])?["type"] as? String) ?? "", default: 0] += 1
+    }
+    return types
+}
+
+/// The legend's ring entry once the page has switched to its second language (map_browser.py --switch-language).
+func dutchRingLegend(_ report: [String: Any]) -> String? {
+    (report["language"] as? [String: Any])?["ringLegend"] as? String
 }

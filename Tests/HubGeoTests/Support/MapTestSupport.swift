@@ -95,3 +95,69 @@ func jsonObject(_ text: String) -> NSObject? {
 func featureIDs(_ text: String) -> [String] {
     ((jsonObject(text) as? [String: Any])?["features"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
 }
+
+/// The cluster icons a map page showed and their rings, as `map_browser.py` read them from the DOM
+/// (`rings`): checked against the clubs and museums each should show.
+struct ClusterRings {
+    let icons: [[String: Any]]
+    let singles: [String: Int]
+    let legend: [String: Any]?
+
+    static let clubColour = [31, 111, 209], museumColour = [209, 47, 31]
+    /// The ring's smallest arc (map-common.js: RING_MIN_ARC), in pixels.
+    static let minimumArc = 2.0
+
+    init(_ report: [String: Any]) throws {
+        guard let rings = report["rings"] as? [String: Any] else { throw MapBrowser.Failure(description: "no rings in the report") }
+        icons = rings["icons"] as? [[String: Any]] ?? []
+        singles = rings["singles"] as? [String: Int] ?? [:]
+        legend = rings["legend"] as? [String: Any]
+    }
+
+    /// The clubs and museums the page's clusters and single markers stand for.
+    var clubs: Int { icons.reduce(0) { $0 + ($1["clubs"] as? Int ?? 0) } + (singles["club"] ?? 0) }
+    var museums: Int { icons.reduce(0) { $0 + ($1["museums"] as? Int ?? 0) } + (singles["museum"] ?? 0) }
+
+    /// The length of an icon's arcs of `kind` (club, museum) and the ring's circumference.
+    static func arcs(_ icon: [String: Any], _ kind: String) -> (length: Double, circumference: Double, arcs: [[String: Any]]) {
+        let arcs = (icon["arcs"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == kind }
+        return (arcs.reduce(0) { $0 + ($1["length"] as? Double ?? 0) }, arcs.first?["circumference"] as? Double ?? 0, arcs)
+    }
+
+    /// What is wrong with `icon`'s ring for `clubs` and `museums` (nil when nothing is): one arc per type
+    /// present, in its colour, lengths proportional to the counts (within the widening of a small share),
+    /// together the whole ring, and pathLength the ring's length; no arcs when `ringed` is false.
+    static func problem(_ icon: [String: Any], clubs: Int, museums: Int, ringed: Bool = true) -> String? {
+        let club = arcs(icon, "club"), museum = arcs(icon, "museum")
+        if !ringed { return club.arcs.isEmpty && museum.arcs.isEmpty ? nil : "a ring where none belongs: \(icon)" }
+        if icon["clubs"] as? Int != clubs || icon["museums"] as? Int != museums {
+            return "data-clubs and data-museums \(icon["clubs"] ?? "nil")/\(icon["museums"] ?? "nil"), expected \(clubs)/\(museums)"
+        }
+        if club.arcs.count != (clubs > 0 ? 1 : 0) || museum.arcs.count != (museums > 0 ? 1 : 0) { return "arcs \(icon["arcs"] ?? "none") for \(clubs)/\(museums)" }
+        let circumference = max(club.circumference, museum.circumference)
+        guard circumference > 0 else { return "no ring: \(icon)" }
+        if abs(club.length + museum.length - circumference) > 0.01 { return "arcs \(club.length) + \(museum.length) are not the ring's \(circumference)" }
+        let share = Double(clubs) / Double(clubs + museums)
+        if abs(club.length / circumference - share) > minimumArc / circumference + 0.0001 { return "club arc \(club.length) of \(circumference) for a share of \(share)" }
+        for (arc, colour) in club.arcs.map({ ($0, "rgb(31, 111, 209)") }) + museum.arcs.map({ ($0, "rgb(209, 47, 31)") }) {
+            if arc["stroke"] as? String != colour { return "stroke \(arc["stroke"] ?? "") instead of \(colour)" }
+            if abs((arc["pathLength"] as? Double ?? 0) - circumference) > 0.01 { return "pathLength \(arc["pathLength"] ?? "") of a ring \(circumference) long" }
+        }
+        return nil
+    }
+
+    /// Whether the screenshot shows the colour of each of the icon's arcs of 6 px or more at its middle.
+    static func seen(_ icon: [String: Any]) -> Bool {
+        let arcs = (icon["arcs"] as? [[String: Any]] ?? []).filter { ($0["length"] as? Double ?? 0) >= 6 }
+        return !arcs.isEmpty && arcs.allSatisfy { arc in
+            guard let pixel = arc["pixel"] as? [Int], pixel.count == 3 else { return false }
+            let colour = arc["kind"] as? String == "club" ? clubColour : museumColour
+            return zip(pixel, colour).reduce(0) { $0 + abs($1.0 - $1.1) } <= 60
+        }
+    }
+
+    /// Icons whose ring holds both clubs and museums, each arc seen in its colour on the screenshot.
+    var mixedSeen: [[String: Any]] {
+        icons.filter { ($0["clubs"] as? Int ?? 0) > 0 && ($0["museums"] as? Int ?? 0) > 0 && Self.seen($0) }
+    }
+}

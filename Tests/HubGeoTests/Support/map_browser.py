@@ -15,6 +15,10 @@ Usage: map_browser.py URL --screenshot PNG [--offline] [--switch-language] [--se
 - group: with --open-group, the map goes to LAT,LON at ZOOM, the co-located group marker nearest that point
   is clicked: its count, the names its list shows, and the popup's name after clicking the first;
 - city: with --city, the map goes to LAT,LON at ZOOM and the view is timed until shown (milliseconds);
+- rings: per cluster icon (and co-located group) shown then, its data- counts, the text it shows, its size,
+  and its ring as the DOM draws it: per arc (club, museum) the length its stroke-dasharray gives, the ring's
+  circumference (2πr), pathLength and stroke colour, and the screenshot's colour at the middle of the arc;
+  the single markers by type; and the legend's ring entry (its label, its arcs);
 - screenshot: saved to PNG, with the share of pixels the markers draw and of the land colour;
 - popup: a single marker clicked, its data-id and the popup's name, Level 1 town and localized line;
 - language: with --switch-language, the second language chosen and the same popup's localized line again;
@@ -128,10 +132,55 @@ def main():
                 document.querySelectorAll('.leaflet-marker-pane .hubgeo-marker[data-id]').forEach(function () { singles += 1; });
                 return {clusterCounts: numbers, singleMarkers: singles};
             """)
+        def rings():
+            return driver.execute_script("""
+                function arcs(root) {
+                    return Array.prototype.map.call(root.querySelectorAll('svg.hubgeo-ring circle'), function (c) {
+                        var r = parseFloat(c.getAttribute('r')), dash = (c.getAttribute('stroke-dasharray') || '').split(/[\\s,]+/);
+                        return {kind: c.getAttribute('class').replace('hubgeo-ring-', ''), length: parseFloat(dash[0]),
+                                offset: parseFloat(c.getAttribute('stroke-dashoffset') || '0'), radius: r, circumference: 2 * Math.PI * r,
+                                pathLength: parseFloat(c.getAttribute('pathLength')), stroke: getComputedStyle(c).stroke};
+                    });
+                }
+                function number(m, name) { return m.hasAttribute('data-' + name) ? Number(m.getAttribute('data-' + name)) : null; }
+                var icons = Array.prototype.map.call(document.querySelectorAll('.leaflet-marker-pane .marker-cluster'), function (m) {
+                    var box = m.getBoundingClientRect(), svg = m.querySelector('svg.hubgeo-ring'), s = svg ? svg.getBoundingClientRect() : null;
+                    return {id: m.getAttribute('data-cluster-id') || m.getAttribute('data-group-id'), group: m.classList.contains('hubgeo-group'),
+                            count: number(m, 'count'), clubs: number(m, 'clubs'), museums: number(m, 'museums'),
+                            text: m.textContent, width: box.width, height: box.height, arcs: arcs(m),
+                            ring: s ? {x: s.left, y: s.top, width: s.width} : null};
+                });
+                var singles = {club: 0, museum: 0};
+                document.querySelectorAll('.leaflet-marker-pane .hubgeo-marker[data-id]').forEach(function (m) {
+                    singles[m.getAttribute('data-type')] += 1; });
+                var legend = document.querySelector('.hubgeo-legend-ring');
+                return {icons: icons, singles: singles,
+                        legend: legend ? {label: legend.querySelector('.hubgeo-legend-label').textContent, arcs: arcs(legend)} : null};
+            """)
+
+        def sample_arcs(shown, path):
+            """The screenshot's colour at the middle of each arc (clockwise from the top), on the ring's centre line."""
+            import math
+            from PIL import Image
+            image = Image.open(path).convert("RGB")
+            for icon in shown["icons"]:
+                ring = icon["ring"]
+                for arc in icon["arcs"]:
+                    if not ring or not arc["circumference"]:
+                        continue
+                    middle = (-arc["offset"] + arc["length"] / 2) / arc["circumference"] * 2 * math.pi
+                    centre = ring["x"] + ring["width"] / 2, ring["y"] + ring["width"] / 2
+                    x = centre[0] + math.sin(middle) * arc["radius"]
+                    y = centre[1] - math.cos(middle) * arc["radius"]
+                    if 0 <= x < image.width and 0 <= y < image.height:
+                        arc["pixel"] = list(image.getpixel((int(x), int(y))))
+
         result["clusters"] = clusters()
+        result["rings"] = rings()
         result["served"] = served_view()
         initial = driver.execute_script("var c = window.hubgeo.map.getCenter(); return [c.lat, c.lng, window.hubgeo.map.getZoom()];")
         driver.save_screenshot(args.screenshot)
+        sample_arcs(result["rings"], args.screenshot)
         bare = args.screenshot + ".without-markers.png"
         driver.execute_script("document.querySelector('.leaflet-marker-pane').style.visibility = 'hidden';")
         driver.save_screenshot(bare)
@@ -171,7 +220,9 @@ def main():
             marker = driver.find_element(By.CSS_SELECTOR, ".leaflet-marker-pane .hubgeo-marker[data-id='%s']" % marker_id)
             marker.click()
             result["language"] = dict(popup(), chosen=result["languages"][1],
-                                      legend=driver.find_element(By.CSS_SELECTOR, ".hubgeo-legend-museum .hubgeo-legend-label").text)
+                                      legend=driver.find_element(By.CSS_SELECTOR, ".hubgeo-legend-museum .hubgeo-legend-label").text,
+                                      ringLegend=driver.execute_script(
+                                          "var n = document.querySelector('.hubgeo-legend-ring .hubgeo-legend-label'); return n ? n.textContent : null;"))
             close_popup()
             Select(driver.find_element(By.ID, "hubgeo-lang")).select_by_index(0)
             time.sleep(0.3)

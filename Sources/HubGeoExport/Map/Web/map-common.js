@@ -5,7 +5,8 @@
  * element; the page's file calls HubGeoMap.start with what only it does.
  *
  * - Markers: clubs (blue circles) and museums (red squares), fitted on open. Where they come from and
- *   how they cluster is the page's: see its file.
+ *   how they cluster is the page's: see its file. A cluster's icon (clusterIcon) carries a ring whose
+ *   blue and red arcs are its share of clubs and museums; the legend explains it.
  * - Popups: DOM text nodes only; links only for http(s) URLs, with rel="noopener noreferrer".
  * - Language: a switcher when more than one language is given; it changes popups and labels.
  * - Search: the page finds the matches (name, nickname and Level 1 town, folded like `hubgeo search`:
@@ -24,19 +25,23 @@ var LABELS = {
   en: {club: "Club", museum: "Museum", clubs: "Clubs", museums: "Museums", search: "Search name, nickname or town",
        town: "Town", members: "Members", website: "Website", wikipedia: "Wikipedia", nearest: "Nearest to the pin",
        none: "No organizations found.", truncated: "Showing the first {n}: zoom in to see all.", about: "About this map and licences",
-       language: "Language", km: "km", here: "At this place", more: "and {n} more"},
+       language: "Language", km: "km", here: "At this place", more: "and {n} more",
+       ring: "Ring: share of clubs and museums"},
   nl: {club: "Club", museum: "Museum", clubs: "Clubs", museums: "Musea", search: "Zoek naam, bijnaam of plaats",
        town: "Plaats", members: "Leden", website: "Website", wikipedia: "Wikipedia", nearest: "Dichtst bij de speld",
        none: "Geen organisaties gevonden.", truncated: "De eerste {n} getoond: zoom in om alles te zien.",
-       about: "Over deze kaart en licenties", language: "Taal", km: "km", here: "Op deze plek", more: "en nog {n}"},
+       about: "Over deze kaart en licenties", language: "Taal", km: "km", here: "Op deze plek", more: "en nog {n}",
+       ring: "Ring: aandeel clubs en musea"},
   de: {club: "Verein", museum: "Museum", clubs: "Vereine", museums: "Museen", search: "Name, Spitzname oder Ort suchen",
        town: "Ort", members: "Mitglieder", website: "Website", wikipedia: "Wikipedia", nearest: "Am nächsten zur Nadel",
        none: "Keine Organisationen gefunden.", truncated: "Die ersten {n} werden gezeigt: hineinzoomen, um alle zu sehen.",
-       about: "Über diese Karte und Lizenzen", language: "Sprache", km: "km", here: "An diesem Ort", more: "und {n} weitere"},
+       about: "Über diese Karte und Lizenzen", language: "Sprache", km: "km", here: "An diesem Ort", more: "und {n} weitere",
+       ring: "Ring: Anteil der Vereine und Museen"},
   fr: {club: "Club", museum: "Musée", clubs: "Clubs", museums: "Musées", search: "Chercher nom, surnom ou ville",
        town: "Ville", members: "Membres", website: "Site web", wikipedia: "Wikipédia", nearest: "Les plus proches de l’épingle",
        none: "Aucune organisation trouvée.", truncated: "Les {n} premières : zoomez pour tout voir.",
-       about: "À propos de cette carte et licences", language: "Langue", km: "km", here: "À cet endroit", more: "et {n} de plus"}
+       about: "À propos de cette carte et licences", language: "Langue", km: "km", here: "À cet endroit", more: "et {n} de plus",
+       ring: "Anneau : part des clubs et des musées"}
 };
 
 /** The label `key` in `language` (or its base language), else in English. */
@@ -77,6 +82,57 @@ function link(url, text) {
   var a = element("a", null, text);
   a.href = url; a.target = "_blank"; a.rel = "noopener noreferrer";
   return a;
+}
+
+// ---- The ring of a cluster: its share of clubs and museums ---------------------------------
+
+var SVG_NS = "http://www.w3.org/2000/svg";
+var CLUB_COLOUR = "#1f6fd1", MUSEUM_COLOUR = "#d12f1f";
+/** The ring's width in pixels: the halo around a cluster's count; an arc is never drawn shorter than
+ *  RING_MIN_ARC pixels, so that one museum among a thousand clubs still shows. */
+var RING_WIDTH = 5, RING_MIN_ARC = 2;
+
+function isCount(n) { return typeof n === "number" && isFinite(n) && n >= 0 && Math.floor(n) === n; }
+
+/**
+ * The arcs of a ring `circumference` pixels long for `clubs` and `museums`: {club, museum}, their
+ * lengths, proportional to the counts (clockwise from the top, clubs first), a share too small to see
+ * widened to RING_MIN_ARC; null unless both are whole numbers, not negative, with a positive sum
+ * (a server older than the counts sends none, and its clusters keep a plain icon).
+ */
+function ringArcs(clubs, museums, circumference) {
+  if (!isCount(clubs) || !isCount(museums) || clubs + museums === 0) return null;
+  var club = circumference * clubs / (clubs + museums);
+  if (clubs > 0 && museums > 0) club = Math.min(Math.max(club, RING_MIN_ARC), circumference - RING_MIN_ARC);
+  return {club: club, museum: circumference - club};
+}
+
+function svgElement(tag, attributes) {
+  var node = document.createElementNS(SVG_NS, tag);
+  Object.keys(attributes).forEach(function (name) { node.setAttribute(name, String(attributes[name])); });
+  return node;
+}
+
+/** An SVG ring `size` pixels across and `width` wide: one circle per arc that is not empty (class
+ *  hubgeo-ring-club or hubgeo-ring-museum; its stroke-dasharray is its length, pathLength the whole
+ *  ring's), or null when ringArcs gives none. */
+function ring(clubs, museums, size, width) {
+  var radius = (size - width) / 2, circumference = 2 * Math.PI * radius, centre = size / 2;
+  var arcs = ringArcs(clubs, museums, circumference);
+  if (!arcs) return null;
+  var svg = svgElement("svg", {"class": "hubgeo-ring", width: size, height: size, viewBox: "0 0 " + size + " " + size,
+                               "aria-hidden": "true", focusable: "false"});
+  var start = 0;
+  [["club", arcs.club, CLUB_COLOUR], ["museum", arcs.museum, MUSEUM_COLOUR]].forEach(function (arc) {
+    if (arc[1] > 0) {
+      svg.appendChild(svgElement("circle", {"class": "hubgeo-ring-" + arc[0], cx: centre, cy: centre, r: radius, fill: "none",
+        stroke: arc[2], "stroke-width": width, pathLength: circumference.toFixed(4),
+        "stroke-dasharray": arc[1].toFixed(4) + " " + circumference.toFixed(4), "stroke-dashoffset": (-start).toFixed(4),
+        transform: "rotate(-90 " + centre + " " + centre + ")"}));
+    }
+    start += arc[1];
+  });
+  return svg;
 }
 
 // ---- Ellipsoidal distance (WGS84, Vincenty's inverse) --------------------------------------
@@ -180,6 +236,20 @@ function start(makePage) {
       title: String(p.name || ""), keyboard: true, riseOnHover: true});
   }
 
+  /**
+   * The icon of a cluster or co-located group, `size` pixels across: `text` (its count) on a disc,
+   * and, when `ringed` and the counts allow (ringArcs), the ring of its clubs and museums in place of
+   * the halo around the disc (class hubgeo-ringed). `data`: its data- attributes.
+   */
+  function clusterIcon(className, size, text, clubs, museums, ringed, data) {
+    var box = document.createElement("div"), span = document.createElement("span");
+    span.textContent = text;
+    box.appendChild(span);
+    var drawn = ringed ? ring(clubs, museums, size, RING_WIDTH) : null;
+    if (drawn) box.appendChild(drawn);
+    return new HubIcon({className: className + (drawn ? " hubgeo-ringed" : ""), iconSize: [size, size], html: box, data: data});
+  }
+
   /** Properties by language, then by feature id; the features the page holds (on the embedded page
    *  all of them, in the first language; on the served page those it has been sent). */
   var propertiesByLanguage = {};
@@ -257,6 +327,11 @@ function start(makePage) {
       row.appendChild(element("span", "hubgeo-legend-label"));
       box.appendChild(row);
     });
+    // The ring of a cluster, two clubs to one museum.
+    var ringRow = element("div", "hubgeo-legend-ring");
+    ringRow.appendChild(ring(2, 1, 14, 4));
+    ringRow.appendChild(element("span", "hubgeo-legend-label"));
+    box.appendChild(ringRow);
     return box;
   };
   legend.addTo(map);
@@ -275,6 +350,7 @@ function start(makePage) {
     languageSelect.setAttribute("aria-label", label("language"));
     document.querySelector(".hubgeo-legend-club .hubgeo-legend-label").textContent = label("clubs");
     document.querySelector(".hubgeo-legend-museum .hubgeo-legend-label").textContent = label("museums");
+    document.querySelector(".hubgeo-legend-ring .hubgeo-legend-label").textContent = label("ring");
     document.getElementById("hubgeo-near-title").textContent = label("nearest");
     document.querySelector("#hubgeo-about summary").textContent = label("about");
   }
@@ -364,7 +440,7 @@ function start(makePage) {
     config: config, map: map, notice: notice, HubIcon: HubIcon, featuresById: featuresById, listedById: listedById,
     language: function () { return language; }, label: label, element: element, nameKey: nameKey, byName: byName,
     geodesicDistance: geodesicDistance, compareCodePoints: compareCodePoints, fold: fold, organizationMarker: organizationMarker,
-    featureOf: featureOf, hasProperties: hasProperties, rememberFeatures: rememberFeatures,
+    clusterIcon: clusterIcon, featureOf: featureOf, hasProperties: hasProperties, rememberFeatures: rememberFeatures,
     popupContent: popupContent, popupOptions: popupOptions, fitExtent: fitExtent
   };
   var page = makePage(hub);
@@ -381,5 +457,6 @@ function start(makePage) {
   window.hubgeo = hooks;
 }
 
-return {start: start, fold: fold, compareCodePoints: compareCodePoints, geodesicDistance: geodesicDistance, labelIn: labelIn};
+return {start: start, fold: fold, compareCodePoints: compareCodePoints, geodesicDistance: geodesicDistance, labelIn: labelIn,
+        ringArcs: ringArcs};
 }());

@@ -3,13 +3,28 @@
  * GeoJSON FeatureCollection per language in the page's configuration, and clustered in the browser by
  * Leaflet.markercluster. Search and the nearest list are answered here, from the inlined features:
  * search folds like `hubgeo search`; the nearest are measured on the ellipsoid and ordered as
- * `hubgeo near` orders them (distance, then name, then town).
+ * `hubgeo near` orders them (distance, then name, then town). A cluster's icon rings its count with its
+ * share of clubs and museums, as the served page's does.
  */
 HubGeoMap.start(function (hub) {
 "use strict";
 var map = hub.map;
-var clusters = L.markerClusterGroup({showCoverageOnHover: false, maxClusterRadius: 50, chunkedLoading: true});
-var markersById = {};
+var clusters = L.markerClusterGroup({showCoverageOnHover: false, maxClusterRadius: 50, chunkedLoading: true, iconCreateFunction: clusterIcon});
+var markersById = {}, childMarkers = [];
+
+/** Leaflet.markercluster's own icon (its sizes and colours), with the ring of the cluster's clubs and
+ *  museums, counted from its markers. The plugin makes an icon only for a cluster it shows, so the
+ *  clusters of a view count each organization once; one array serves every count. */
+function clusterIcon(cluster) {
+  childMarkers.length = 0;
+  cluster.getAllChildMarkers(childMarkers);
+  var count = childMarkers.length, museums = 0;
+  for (var i = 0; i < count; i++) if (childMarkers[i].options.icon.options.featureType === "museum") museums += 1;
+  childMarkers.length = 0;
+  var size = count < 10 ? "small" : count < 100 ? "medium" : "large";
+  return hub.clusterIcon("marker-cluster marker-cluster-" + size, 40, String(count), count - museums, museums, true,
+                         {count: count, clubs: count - museums, museums: museums});
+}
 
 function markerFor(feature) {
   var c = feature.geometry.coordinates, id = String(feature.id);

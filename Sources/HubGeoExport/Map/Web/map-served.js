@@ -4,6 +4,8 @@
  * an older view is dropped), zooms to a cluster's expansion zoom on a click (or lists its organizations
  * when that is past the map's last zoom), lists a co-located group, and loads an organization's popup
  * from `/api/organizations/{id}` on a click. Search asks `/api/search`, a click on the map `/api/near`.
+ * A cluster's icon rings its count with its share of clubs and museums (the answer's `clubs` and
+ * `museums`); so does a co-located group's when it holds both.
  */
 HubGeoMap.start(function (hub) {
 "use strict";
@@ -72,12 +74,12 @@ function abbreviated(count) {
   return String(count);
 }
 
-function countIcon(className, count, data) {
-  var size = count < 100 ? 36 : count < 10000 ? 42 : 50;
-  var box = document.createElement("div"), span = document.createElement("span");
-  span.textContent = abbreviated(count);
-  box.appendChild(span);
-  return new hub.HubIcon({className: className, iconSize: [size, size], html: box, data: data});
+/** A cluster's or group's icon, sized by its count, with the ring of its clubs and museums (a group's
+ *  only when it holds both; any of them without the counts, as from an older server, plain). */
+function countIcon(className, p, ringed, data) {
+  var size = p.count < 100 ? 36 : p.count < 10000 ? 42 : 50;
+  if (typeof p.clubs === "number" && typeof p.museums === "number") { data.clubs = p.clubs; data.museums = p.museums; }
+  return hub.clusterIcon(className, size, abbreviated(p.count), p.clubs, p.museums, ringed, data);
 }
 
 function itemMarker(f) {
@@ -85,11 +87,11 @@ function itemMarker(f) {
   var latlng = inView(c[1], c[0]);
   if (p.kind === "cluster") {
     var size = p.count < 100 ? "small" : p.count < 10000 ? "medium" : "large";
-    marker = L.marker(latlng, {icon: countIcon("marker-cluster marker-cluster-" + size + " hubgeo-cluster", p.count,
+    marker = L.marker(latlng, {icon: countIcon("marker-cluster marker-cluster-" + size + " hubgeo-cluster", p, true,
       {"cluster-id": id, count: p.count, "expansion-zoom": p.expansionZoom}), keyboard: true, title: String(p.count)});
     marker.on("click", function () { openCluster(f); });
   } else if (p.kind === "colocated") {
-    marker = L.marker(latlng, {icon: countIcon("marker-cluster hubgeo-group", p.count, {"group-id": id, count: p.count}),
+    marker = L.marker(latlng, {icon: countIcon("marker-cluster hubgeo-group", p, p.clubs > 0 && p.museums > 0, {"group-id": id, count: p.count}),
       keyboard: true, title: (p.organizations || []).map(function (o) { return o.name; }).join(", ")});
     marker.on("click", function () { openGroup(f); });
   } else {
@@ -113,7 +115,8 @@ function showItems(collection, zoom) {
   itemMarkers = next;
   viewState.zoom = zoom;
   viewState.items = (collection.features || []).map(function (f) {
-    return {id: String(f.id), kind: f.properties.kind, count: f.properties.count, expansionZoom: f.properties.expansionZoom,
+    return {id: String(f.id), kind: f.properties.kind, count: f.properties.count, clubs: f.properties.clubs, museums: f.properties.museums,
+            expansionZoom: f.properties.expansionZoom,
             lat: f.geometry.coordinates[1], lon: f.geometry.coordinates[0], bbox: f.bbox || null};
   });
   viewState.organizations = collection.organizations;
