@@ -19,22 +19,29 @@ struct ImportStatistics: Equatable {
     var museums = 0
     /// Organizations with a Level 2 file (only clubs have one).
     var clubsWithLevel2 = 0
-    /// The south-west and north-east corners; nil when there are no organizations.
-    var southWest: GeoPoint?
-    var northEast: GeoPoint?
+    /// The extent's edges: infinite (south > north) while there are no organizations.
+    private var south = Double.infinity, west = Double.infinity, north = -Double.infinity, east = -Double.infinity
 
-    /// Counts `organization` in.
+    /// The south-west and north-east corners; nil when there are no organizations.
+    var southWest: GeoPoint? {
+        get { south <= north ? GeoPoint(latitude: south, longitude: west) : nil }
+        set { (south, west) = newValue.map { ($0.latitude, $0.longitude) } ?? (.infinity, .infinity) }
+    }
+
+    var northEast: GeoPoint? {
+        get { south <= north ? GeoPoint(latitude: north, longitude: east) : nil }
+        set { (north, east) = newValue.map { ($0.latitude, $0.longitude) } ?? (-.infinity, -.infinity) }
+    }
+
+    /// Counts `organization` in (for every organization of an import: a few comparisons).
     mutating func add(_ organization: Organization) {
         if organization.type == .club { clubs += 1 } else { museums += 1 }
         if organization.hasLevel2 { clubsWithLevel2 += 1 }
-        let point = organization.coordinates
-        if let southWest, let northEast {
-            self.southWest = GeoPoint(latitude: min(southWest.latitude, point.latitude), longitude: min(southWest.longitude, point.longitude))
-            self.northEast = GeoPoint(latitude: max(northEast.latitude, point.latitude), longitude: max(northEast.longitude, point.longitude))
-        } else {
-            southWest = point
-            northEast = point
-        }
+        let latitude = organization.coordinates.latitude, longitude = organization.coordinates.longitude
+        if latitude < south { south = latitude }
+        if latitude > north { north = latitude }
+        if longitude < west { west = longitude }
+        if longitude > east { east = longitude }
     }
 
     // MARK: - In the database
@@ -63,7 +70,8 @@ struct ImportStatistics: Equatable {
 
     /// The values to bind after the other columns of the run's `INSERT`.
     var arguments: StatementArguments {
-        [clubs, museums, clubsWithLevel2, southWest?.latitude, southWest?.longitude, northEast?.latitude, northEast?.longitude]
+        let extent = south <= north
+        return [clubs, museums, clubsWithLevel2, extent ? south : nil, extent ? west : nil, extent ? north : nil, extent ? east : nil]
     }
 
     /// Those read from `row`'s ``columns`` from `index` on; nil when the run has none (recorded
