@@ -192,6 +192,7 @@ enum DatabaseSchema {
         migrator.registerMigration("geocode cache v3: names of countries and towns", migrate: GeocodeCache.createNameTables)
         migrator.registerMigration("document cache v1", migrate: DocumentCache.createTable)
         migrator.registerMigration("v4 cluster index", migrate: ClusterIndexTable.create)
+        migrator.registerMigration("v5 import statistics", migrate: ImportStatistics.addColumns)
         return migrator
     }
 }

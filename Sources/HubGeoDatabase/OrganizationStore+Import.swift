@@ -53,11 +53,14 @@ extension OrganizationStore {
                     + " held values hubgeo does not write (a damaged database); rewritten from the data, or removed")
             }
             try StoredCredentials.remove(in: db)
+            if let damage = try ImportStatistics.damageInLastRun(db) {
+                summary.repairs.append("\(damage); recorded anew")
+            }
             try db.execute(sql: """
-                INSERT INTO import_run (source, imported_at, organizations, added, changed, removed)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO import_run (source, imported_at, organizations, added, changed, removed, \(ImportStatistics.columns.joined(separator: ", ")))
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [source, ISO8601DateFormatter().string(from: now), summary.total,
-                                 summary.addedCount, summary.changedCount, summary.removedCount])
+                                 summary.addedCount, summary.changedCount, summary.removedCount] + sync.statistics.arguments)
             if let damage = try ClusterIndexTable.refresh(
                 db, importRun: db.lastInsertedRowID,
                 organizationsChanged: summary.addedCount + summary.changedCount + summary.removedCount > 0 || !sync.damaged.isEmpty) {
@@ -87,6 +90,9 @@ extension OrganizationStore {
         /// Stored organizations by ``OrganizationIdentity/stableHash``.
         var existing: [UInt64: Stored] = [:]
         var summary = ImportSummary()
+        /// The counts and extent of the organizations the database holds once the sync is done:
+        /// those it adds, rewrites or keeps (``ImportStatistics``).
+        var statistics = ImportStatistics()
         /// Added organizations, to match against removed ones (none on a first import).
         var added: [ImportSummary.Place] = []
         var removed: [ImportSummary.Place] = []
@@ -129,6 +135,7 @@ extension OrganizationStore {
             let fingerprint = Fingerprint(organization)
             guard let index = existing.index(forKey: organization.identity.stableHash) else {
                 try writer.insert(organization, fingerprint: fingerprint, id: nil)
+                statistics.add(organization)
                 summary.noteAdded(organization.identity)
                 if !existing.isEmpty && added.count < ImportSummary.renameCandidateLimit {
                     added.append(ImportSummary.Place(organization))
@@ -138,6 +145,7 @@ extension OrganizationStore {
             let stored = existing.values[index]
             guard !stored.seen else { return }  // the loader drops duplicates; never twice
             existing.values[index].id = -stored.id
+            statistics.add(organization)  // kept as it is (its content is the data's), or rewritten below
             if stored.content == fingerprint.content {
                 summary.unchanged += 1
                 if stored.sources != fingerprint.sources {  // the same organization, read from another file

@@ -119,32 +119,28 @@ extension OrganizationStore {
         }
     }
 
-    /// Counts, extent, source and time of the last import.
+    /// Counts, extent, source and time of the last import: one row, the last import's
+    /// (``ImportStatistics``), whatever the number of organizations. A database whose last
+    /// import recorded no counts (an older hubgeo's, until the next import) is scanned.
     public func statistics() throws -> StoreStatistics {
         try database.read { db in
-            let counts = try Row.fetchOne(db, sql: """
-                SELECT sum(type = 'club') AS clubs, sum(type = 'museum') AS museums, sum(has_level2) AS level2,
-                       min(latitude) AS south, min(longitude) AS west, max(latitude) AS north, max(longitude) AS east
-                FROM organization
-                """)
-            let run = try Row.fetchOne(db, sql: "SELECT id, source, imported_at FROM import_run ORDER BY id DESC LIMIT 1")
-            // min() and max() of a column that holds text or a blob in some row return it.
-            let extent = counts.map { CheckedRow($0, place: "table organization") }
-            func count(_ index: Int, _ name: String) throws -> Int { try extent?.optionalInteger(index, name) ?? 0 }
-            var statistics = StoreStatistics(databasePath: path, clubs: try count(0, "clubs"), museums: try count(1, "museums"),
-                                             clubsWithLevel2: try count(2, "has_level2"))
-            if let extent, let south = try extent.optionalNumber(3, "latitude", in: -90...90),
-               let west = try extent.optionalNumber(4, "longitude", in: -180...180),
-               let north = try extent.optionalNumber(5, "latitude", in: -90...90),
-               let east = try extent.optionalNumber(6, "longitude", in: -180...180) {
-                statistics.southWest = GeoPoint(latitude: south, longitude: west)
-                statistics.northEast = GeoPoint(latitude: north, longitude: east)
-            }
+            let stored = try ImportStatistics.stored(in: db)
+            let recorded = stored ? ", " + ImportStatistics.columns.joined(separator: ", ") : ""
+            let run = try Row.fetchOne(db, sql: "SELECT id, source, imported_at\(recorded) FROM import_run ORDER BY id DESC LIMIT 1")
+            var counts: ImportStatistics?
+            var statistics = StoreStatistics(databasePath: path, clubs: 0, museums: 0, clubsWithLevel2: 0)
             if let run {
                 let checked = CheckedRow(run, place: "import_run row \(run[0] as Int64)")
                 statistics.source = try checked.text(1, "source")
                 statistics.importedAt = ISO8601DateFormatter().date(from: try checked.text(2, "imported_at"))
+                if stored { counts = try ImportStatistics(checked, from: 3) }
             }
+            let numbers = try counts ?? ImportStatistics.scan(db)
+            statistics.clubs = numbers.clubs
+            statistics.museums = numbers.museums
+            statistics.clubsWithLevel2 = numbers.clubsWithLevel2
+            statistics.southWest = numbers.southWest
+            statistics.northEast = numbers.northEast
             return statistics
         }
     }
