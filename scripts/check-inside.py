@@ -8,8 +8,8 @@ Benchmarks/ and .ci/, and at the Makefile and Package.swift, for:
 
 - a relative path that climbs out of the repository: `../NAME` (any number of `../`), resolved
   from the file's own folder or from the repository's root (where `make test` runs);
-- the repository's parent named in code: `REPO.parent`, `ROOT.parent`,
-  `packageRoot.deletingLastPathComponent()`, `$(CURDIR)/..`;
+- the repository's parent named in code: the `.parent` of a Python `REPO` or `ROOT` path,
+  the `deletingLastPathComponent()` of the tests' `packageRoot`, `$(CURDIR)/..` in a Makefile;
 - an absolute path of this workplace (`/work/`).
 
 A line that must name such a path as data (a hostile include in a test, say) carries the words
