@@ -50,12 +50,18 @@ public final class OutputFile: ExportSink {
 
     /// Opens `path` for output; `-` is standard output. Throws ``ExportError`` naming the path when
     /// it cannot be written, or when it is one of `protectedPaths` or their SQLite companions.
-    public init(path: String, protecting protectedPaths: [String] = []) throws {
+    public convenience init(path: String, protecting protectedPaths: [String] = []) throws {
+        try self.init(path: path, protecting: protectedPaths, format: nil)
+    }
+
+    /// As ``init(path:protecting:)``; `format` is the text's, for output written in place (standard
+    /// output, a device, a FIFO), which a GitHub Actions log may read (``FileDescriptorSink``).
+    package init(path: String, protecting protectedPaths: [String], format: WorkflowCommandSafe.Format?) throws {
         self.path = path
         if let descriptor = Self.openDescriptorNamed(by: path) {
             fflush(nil)
             mode = .inPlace(closeWhenDone: false)
-            sink = FileDescriptorSink(fileDescriptor: descriptor)
+            sink = FileDescriptorSink(fileDescriptor: descriptor, format: format)
             return
         }
         let destination = try Self.resolveLinks(path)
@@ -71,7 +77,7 @@ public final class OutputFile: ExportSink {
                 let descriptor = open(destination, O_WRONLY | O_TRUNC | O_CLOEXEC)
                 guard descriptor >= 0 else { throw ExportError.system("open", path: path) }
                 mode = .inPlace(closeWhenDone: true)
-                sink = FileDescriptorSink(fileDescriptor: descriptor)
+                sink = FileDescriptorSink(fileDescriptor: descriptor, format: format)
                 return
             case S_IFDIR:
                 throw ExportError("cannot write to \(path): it is a directory; give a file name")

@@ -36,7 +36,7 @@ enum ResultPrinter {
             noteUnlocalized()
         case .json:
             fflush(nil)
-            let sink = FileDescriptorSink.standardOutput()
+            let sink = FileDescriptorSink.standardOutput(format: .json)
             let writer = OrganizationJSONWriter(sink: sink)
             try writer.begin()
             try store.forEachChunk(selection, filter: filter, order: order) { chunk in
@@ -52,7 +52,7 @@ enum ResultPrinter {
             noteUnlocalized()
         case .geojson:
             fflush(nil)
-            let sink = FileDescriptorSink.standardOutput()
+            let sink = FileDescriptorSink.standardOutput(format: .json)
             let writer = GeoJSONWriter(sink: sink, language: language, pretty: true)
             try writer.begin()
             try store.export(selection, filter: filter, order: order, to: writer)

@@ -11,15 +11,41 @@
 /// U+00AD or U+200B, a combining mark) does not hide either form: `#`U+200B`#[` is escaped too.
 /// Applied after ``TerminalSafe`` (which writes line breaks inside data as `\u{D}`, never raw).
 package enum WorkflowCommandSafe {
+    /// The kinds of text hubgeo writes to standard output as it is (a query's JSON, an export, the
+    /// map page), each escaped in its own syntax so that the text still means the same.
+    package enum Format: Sendable {
+        /// JSON, or a page whose data is JSON in script elements: `#` written `\u0023` (a `#` only
+        /// occurs inside a string there, and a line cannot start with `::` outside one).
+        case json
+        /// XML (KML): `#` written `&#35;`, a line's leading `:` `&#58;`.
+        case xml
+    }
+
+    /// `text`, whole lines of `format`, with nothing the runner reads as a command in any line.
+    package static func escaped(_ text: String, as format: Format) -> String {
+        switch format {
+        case .json:
+            return escapedMarkers(json: text)
+        case .xml:
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: ":") }) else { return text }
+            // The runner ends a line at \n, \r\n or a lone \r.
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.split(separator: "\r", omittingEmptySubsequences: false)
+                    .map { logLine(String($0), marker: "&#35;", colon: "&#58;") }.joined(separator: "\r")
+            }.joined(separator: "\n")
+        }
+    }
+
     /// `line`, one line of the log, with nothing the runner reads as a command: the `##[` of
-    /// ``escapedMarkers(_:)`` and a leading `::` (after white space) written `%3A%3A`.
-    package static func logLine(_ line: String) -> String {
-        var scalars = Array(escapedMarkers(line).unicodeScalars)
+    /// ``escapedMarkers(_:)`` and a leading `::` (after white space) written `%3A%3A` (or with
+    /// `marker` and `colon`, the same characters in another syntax).
+    package static func logLine(_ line: String, marker: String = "%23", colon: String = "%3A") -> String {
+        var scalars = Array(escapingMarkers(line, with: marker).unicodeScalars)
         var index = scalars.startIndex
         while index < scalars.count, scalars[index].properties.isWhitespace || isTransparent(scalars[index]) { index += 1 }
         if index < scalars.count, scalars[index] == ":", let next = nextVisible(in: scalars, after: index), scalars[next] == ":" {
-            scalars.replaceSubrange(next...next, with: "%3A".unicodeScalars)
-            scalars.replaceSubrange(index...index, with: "%3A".unicodeScalars)
+            scalars.replaceSubrange(next...next, with: colon.unicodeScalars)
+            scalars.replaceSubrange(index...index, with: colon.unicodeScalars)
         }
         var result = String.UnicodeScalarView()
         result.append(contentsOf: scalars)

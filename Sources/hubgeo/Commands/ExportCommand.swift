@@ -48,7 +48,7 @@ struct ExportCommand: ParsableCommand {
         let localization = try languageOption.source()
         let store = try database.openStoreForQueries()
         let selection = selectionOptions.selection
-        let sink = try OutputFile(path: output, protecting: [store.path])
+        let sink = try OutputFile(path: output, protecting: [store.path], format: format == .kml ? .xml : .json)
         do {
             let count = try export(store: store, selection: selection, localization: localization, to: sink)
             try sink.commit()

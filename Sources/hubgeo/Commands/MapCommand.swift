@@ -71,7 +71,7 @@ struct MapCommand: ParsableCommand {
             return (chosen, collections, count)
         }
         let html = MapPage(source: .embedded(collections)).html(assets: assets)
-        let sink = try OutputFile(path: output, protecting: [store.path])
+        let sink = try OutputFile(path: output, protecting: [store.path], format: .json)
         do {
             try sink.write(html)
             try sink.commit()

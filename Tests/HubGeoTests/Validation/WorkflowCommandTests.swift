@@ -148,4 +148,56 @@ struct WorkflowCommandTests {
             #expect(Self.commands(in: WorkflowCommandSafe.logLine(line)).isEmpty, "\(line)")
         }
     }
+
+    @Test("output written as it is (a query's JSON, an export, the map page) to a pipe in GitHub Actions: no line is a command; the data is the same")
+    func rawOutputInActions() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        // Every hostile text as a name, a town and (with a line break before it) a remark.
+        var clubs: [String] = []
+        for (index, text) in Self.hostile.enumerated() {
+            clubs.append(Level1Builder.record(.init(
+                town: text, fullName: "\(text) club", nickName: "n\(index)", latitude: 50 + Double(index) / 10, longitude: 5,
+                optional: #"{"remark": [{"language": "EN", "value": "first line\n\#(text)\r\#(text)"}]}"#)))
+        }
+        try Data(#"{"clubs": [\#(clubs.joined(separator: ",\n"))]}"#.utf8).write(to: directory.url.appendingPathComponent("root.level1.json"))
+        let imported = try CITestSupport.hubgeo(in: directory.url, ["import", "root.level1.json"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        for arguments in [["near", "50.2", "5", "--km", "100", "--format", "json"], ["search", "club", "--format", "geojson"],
+                          ["show", "n0", "--format", "json"], ["export", "geojson"], ["export", "geojson", "--pretty"],
+                          ["export", "kml"], ["map", "-o", "-"]] {
+            // Through a pipe, as a step's output reaches the runner (the test runner's own capture is a file).
+            var environment = ProcessInfo.processInfo.environment
+            environment["GITHUB_ACTIONS"] = "true"
+            environment["HUBGEO_DB"] = directory.url.appendingPathComponent("hub.sqlite").path
+            let actions = try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"),
+                                                ["-o", "pipefail", "-c", "cd \"$1\" && shift && \"$@\" | cat", "bash", directory.url.path,
+                                                 try CommandRunner.hubgeo.path] + arguments, environment: environment, timeout: 120)
+            let plain = try CITestSupport.hubgeo(in: directory.url, arguments)
+            #expect(actions.status == 0 && plain.status == 0, "\(arguments): \(actions.stderr)")
+            #expect(Self.unexpected(actions.text + "\n" + actions.stderr, titles: []) == [], "\(arguments)")
+            #expect(!Self.unexpected(plain.text, titles: []).isEmpty, "\(arguments): the data does reach the output")
+            if arguments.contains("kml") {
+                // The same document: the escapes are XML's own character references.
+                // The same document once parsed: canonical XML (xmllint --c14n) of both is the same.
+                func canonical(_ data: Data, _ name: String) throws -> Data {
+                    let file = directory.url.appendingPathComponent(name)
+                    try data.write(to: file)
+                    let result = try CommandRunner.tool("xmllint", ["--c14n", file.path], package: "libxml2-utils")
+                    #expect(result.status == 0, "\(result.stderr)")
+                    return result.stdout
+                }
+                #expect(try canonical(actions.stdout, "actions.kml") == canonical(plain.stdout, "plain.kml") && plain.stdout.count > 1_000)
+            } else if arguments[0] == "map" {
+                #expect(actions.text.contains("\\u0023\\u0023[add-mask]") && actions.text.count > 10_000, "\(arguments)")
+            } else {
+                #expect(try JSONSerialization.jsonObject(with: actions.stdout) as? NSObject == JSONSerialization.jsonObject(with: plain.stdout) as? NSObject,
+                        "\(arguments)")
+            }
+        }
+        // Redirected to a file, the runner does not read it: written as it is.
+        let file = directory.url.appendingPathComponent("out.geojson").path
+        #expect(try CITestSupport.hubgeo(in: directory.url, ["export", "geojson", "-o", file], environment: ["GITHUB_ACTIONS": "true"]).status == 0)
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("##[add-mask]Town"))
+    }
+
 }
