@@ -118,7 +118,7 @@ extension MapServer {
             return response(tooLate.json, status: .serviceUnavailable, contentType: "application/json")
         } catch {
             let cause = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-            FileHandle.standardError.write(Data("\(RequestLog.timestamp()) error: \(request.method) \(request.uri.path): \(cause)\n".utf8))
+            RequestLog.writeLine("\(RequestLog.timestamp()) error: \(request.method) \(request.uri.path): \(cause)\n")
             return response(APIError(status: 500, message: "the server cannot read its database (its log says why)", parameter: nil).json,
                             status: .internalServerError, contentType: "application/json")
         }

@@ -271,7 +271,7 @@ public final class MapServer: Sendable {
         } catch {
             // The cause (which may name the file) is for the operator; the client learns that it failed.
             let cause = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-            FileHandle.standardError.write(Data("\(RequestLog.timestamp()) error: \(request.method) \(request.uri.path): \(cause)\n".utf8))
+            RequestLog.writeLine("\(RequestLog.timestamp()) error: \(request.method) \(request.uri.path): \(cause)\n")
             let message = error is StoreError || DatabaseFailure(error) != nil ? "the server cannot read its database (its log says why)" : "internal server error"
             return response(APIError(status: 500, message: message, parameter: nil).json, status: .internalServerError,
                             contentType: "application/json")

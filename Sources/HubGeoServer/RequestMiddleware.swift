@@ -1,4 +1,5 @@
 import Foundation
+import HubGeo
 import Hummingbird
 import NIOCore
 
@@ -33,8 +34,20 @@ enum RequestLog {
         let tenths = Int((milliseconds * 10).rounded())
         let line = "\(timestamp()) \(method) \(target.prefix(300)) \(status) \(bytes.map { "\($0)B" } ?? "-") "
             + "\(tenths / 10).\(tenths % 10)ms\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        writeLine(line)
     }
+
+    /// Writes one line of the log (ending in a newline) to stderr. It quotes what clients sent (the
+    /// request target, a cause naming the data): text from outside never reaches the terminal raw
+    /// (``TerminalSafe``), and in GitHub Actions no line of it is a workflow command
+    /// (``WorkflowCommandSafe``).
+    static func writeLine(_ line: String) {
+        var text = TerminalSafe.escaped(String(line.dropLast(line.hasSuffix("\n") ? 1 : 0)))
+        if isActionsLog { text = WorkflowCommandSafe.logLine(text) }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    private static let isActionsLog = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
 
     /// The time now as RFC 3339 in UTC with milliseconds (`2026-11-22T20:13:15.042Z`), formatted by
     /// hand: a date formatter made per line cost more than the rest of a small request.

@@ -217,6 +217,28 @@ struct MapServerLimitsTests {
         _ = server.stop()
     }
 
+    @Test("in GitHub Actions the request log holds no workflow command, whatever a client sends")
+    func requestLogInActions() throws {
+        let home = try TestPaths.temporaryDirectory()
+        let cli = try Self.builtIn(home)
+        var environment = cli.environment
+        environment["GITHUB_ACTIONS"] = "true"
+        let server = try ServeProcess(arguments: [], environment: environment)
+        _ = try Self.python("""
+            import socket
+            for target in [b"/api/search?q=##[add-mask]x", b"/::error title=spoofed::x", b"/api/organizations/##[stop-commands]y"]:
+                s = socket.create_connection(("127.0.0.1", \(server.port)), timeout=10)
+                s.sendall(b"GET " + target + b" HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n")
+                while s.recv(65536): pass
+            print("sent")
+            """)
+        #expect(try server.get("/api/stats").status == 200)
+        let log = server.log
+        #expect(log.contains("%23%23[add-mask]x") && log.contains("%23%23[stop-commands]y"), "\(log.suffix(600))")
+        #expect(!log.contains("##["), "\(log.suffix(600))")
+        _ = server.stop()
+    }
+
     @Test("a limit of open files too low to serve: said in words, with what to do, exit 1")
     func openFileLimit() throws {
         let home = try TestPaths.temporaryDirectory()
