@@ -66,7 +66,7 @@ let package = Package(
         // clusters and organizations, and the archives (PMTiles v3, MBTiles 1.3, a z/x/y folder).
         .target(
             name: "HubGeoTiles",
-            dependencies: ["HubGeoClusters", "HubGeoModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["HubGeoClusters", "HubGeoModel", "HubGeoJSON", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
         // GeoJSON, KML and JSON written from the database's rows, output files, the vector tiles of the
         // database's organizations, and the map page, whose script and style (Map/Web: map-common.js,
         // map-embedded.js, map-served.js, map.css) the plugin embeds.

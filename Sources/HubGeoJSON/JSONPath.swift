@@ -32,23 +32,9 @@ package enum JSONPath {
         }
     }
 
-    /// `key` as a JSON string literal: `"`, `\` and the control characters escaped.
+    /// `key` as a JSON string literal (``JSONStringLiteral``).
     static func quoted(_ key: String) -> String {
-        var result = "\""
-        for scalar in key.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONStringLiteral.quoted(key)
     }
 
     /// The steps of `path`, each with where it starts in `path` (its `.` or `[`, or the start).

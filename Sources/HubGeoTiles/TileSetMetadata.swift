@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoJSON
 
 /// What a tile set says about itself: the PMTiles metadata, the MBTiles `metadata` table and
 /// TileJSON 3.0 are written from it.
@@ -68,25 +69,7 @@ public struct TileSetMetadata: Sendable {
 
     /// A JSON string literal.
     static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{2028}": result += "\\u2028"
-            case "\u{2029}": result += "\\u2029"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += String(format: "\\u%04x", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        JSONStringLiteral.quoted(text)
     }
 
     /// A coordinate with at most 7 decimals, no exponent.
