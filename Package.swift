@@ -48,16 +48,21 @@ let package = Package(
             dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoHTTP"],
             plugins: ["EmbedDataPlugin"]),
         // The one owner of the database file and every table in it: opening and migrations, the
-        // import, the queries, the geocode cache's and the document cache's rows, the cluster index
-        // an import builds and stores.
+        // sync of organizations into it, the queries, the geocode cache's and the document cache's
+        // rows, the cluster index an import builds and stores. Knows nothing of how data is read.
         .target(
             name: "HubGeoDatabase",
             dependencies: [
                 "HubGeoModel",
-                "HubGeoReader",
                 "HubGeoClusters",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // The import: the reader feeding the database (a tree read once, streamed into one
+        // transaction, or into a staged file published with link(2)), and the first use of a
+        // database, which imports the built-in data.
+        .target(
+            name: "HubGeoImport",
+            dependencies: ["HubGeoModel", "HubGeoReader", "HubGeoDatabase"]),
         // Nominatim over HTTP, and the localization of towns and countries it answers.
         .target(
             name: "HubGeoGeocoding",
@@ -84,7 +89,7 @@ let package = Package(
         .target(
             name: "HubGeo",
             dependencies: [
-                "HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoReader", "HubGeoDatabase",
+                "HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoReader", "HubGeoDatabase", "HubGeoImport",
                 "HubGeoGeocoding", "HubGeoExport", "HubGeoValidation", "HubGeoClusters", "HubGeoTiles",
             ]),
         // `hubgeo serve`: the read-only HTTP server (map page and GeoJSON API) on Hummingbird. Neither it

@@ -4,6 +4,7 @@
 @_exported import HubGeoExport
 @_exported import HubGeoGeocoding
 @_exported import HubGeoHTTP
+@_exported import HubGeoImport
 @_exported import HubGeoJSON
 @_exported import HubGeoModel
 @_exported import HubGeoReader

@@ -1,22 +1,22 @@
 import Foundation
 import GRDB
 import HubGeoModel
-import HubGeoReader
+
 
 /// The document cache of one import's transaction: what ``CachedRemoteReader`` reads and writes
 /// through, so that the cache commits or rolls back with the organizations.
-struct DatabaseDocumentCache: DocumentCacheStorage {
+package struct DatabaseDocumentCache: DocumentCacheStorage {
     let db: Database
 
     init(_ db: Database) {
         self.db = db
     }
 
-    func entry(_ url: String) throws -> CachedDocument? {
+    package func entry(_ url: String) throws -> CachedDocument? {
         try DocumentCache.entry(url, in: db)
     }
 
-    func body(_ url: String) throws -> Data? {
+    package func body(_ url: String) throws -> Data? {
         try DocumentCache.body(url, in: db)
     }
 

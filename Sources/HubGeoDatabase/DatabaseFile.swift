@@ -5,7 +5,7 @@ import Darwin
 #endif
 import GRDB
 import HubGeoModel
-import HubGeoReader
+
 
 /// What a path given as the database holds, found before anything opens it for writing, and
 /// without writing to it: hubgeo writes only into a database it recognises as its own.
@@ -21,7 +21,7 @@ package enum DatabaseFile {
     static let applicationID: Int32 = 0x4875_4765
 
     /// The files SQLite keeps beside a database `NAME`, by the suffix of their name, with what each is.
-    static let companions: [(suffix: String, role: String)] = [
+    package static let companions: [(suffix: String, role: String)] = [
         ("-wal", "write-ahead log"), ("-shm", "shared-memory index"), ("-journal", "rollback journal"),
     ]
 

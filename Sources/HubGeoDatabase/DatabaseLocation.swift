@@ -1,6 +1,6 @@
 import Foundation
 import HubGeoModel
-import HubGeoReader
+
 
 /// Where hubgeo keeps its database unless told otherwise.
 package enum DatabaseLocation {

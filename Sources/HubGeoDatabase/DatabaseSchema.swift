@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import HubGeoModel
-import HubGeoReader
+
 
 /// The organization tables of a hubgeo database and how to create or upgrade them (the geocode
 /// cache owns its own: ``GeocodeCache``).

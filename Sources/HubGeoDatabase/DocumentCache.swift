@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import HubGeoModel
-import HubGeoReader
+
 
 /// The cache of the Level 1 and Level 2 documents fetched by URL, kept in the hubgeo database
 /// (table `document_cache`, one row per URL), so that a re-import can ask the server whether a
@@ -64,7 +64,7 @@ package enum DocumentCache {
     /// Copies every row of `source`'s cache into `db` (replacing rows of the same URL), and the
     /// "used by the last import" marks with them: for a database staged by an import while another
     /// process created the real one.
-    static func copy(from source: OrganizationStore, into cache: DatabaseDocumentCache) throws {
+    package static func copy(from source: OrganizationStore, into cache: DatabaseDocumentCache) throws {
         let rows = try source.database.read { sourceDB in
             try Row.fetchAll(sourceDB, sql: "SELECT \(columns), body FROM document_cache")
         }

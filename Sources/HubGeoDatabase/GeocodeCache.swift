@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import HubGeoModel
-import HubGeoReader
+
 
 /// The reverse geocoding cache, kept in the hubgeo database next to the organizations (so that
 /// one file holds everything, and queries can join it). It owns its tables and their migration:
@@ -221,7 +221,7 @@ package final class GeocodeCache: Sendable {
     }
 }
 
-extension OrganizationStore {
+extension OrganizationReading where Self: ~Copyable {
     /// The languages that have at least one cached localized town or country, sorted.
     public func cachedLanguages() throws -> [String] {
         // A database made by an older hubgeo, opened read-only, may have no cache yet.
@@ -232,9 +232,6 @@ extension OrganizationStore {
                 """)
         }
     }
-
-    /// The geocode cache in this database.
-    package var geocodeCache: GeocodeCache { GeocodeCache(store: self) }
 
     /// The localized place a query shows for `organization` (see ``LocalizedPlace/shown(language:answeredTown:country:level1Town:)``):
     /// the answer cached for its coordinates as `source` picks it, with the Level 1 town where
@@ -258,4 +255,9 @@ extension OrganizationStore {
             LocalizedPlace.shown(language: source.language, answeredTown: $0.town, country: $0.country, level1Town: level1Town)
         }
     }
+}
+
+extension OrganizationStore {
+    /// The geocode cache in this database.
+    package var geocodeCache: GeocodeCache { GeocodeCache(store: self) }
 }

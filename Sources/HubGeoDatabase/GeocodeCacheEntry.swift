@@ -1,6 +1,6 @@
 import Foundation
 import HubGeoModel
-import HubGeoReader
+
 
 /// One cached answer for a point in a language from one endpoint at one zoom.
 package struct GeocodeCacheEntry: Sendable, Equatable {

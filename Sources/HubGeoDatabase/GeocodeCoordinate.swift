@@ -1,5 +1,5 @@
 import HubGeoModel
-import HubGeoReader
+
 
 /// A cache key's point: coordinates rounded to 6 decimals (about 0.1 m), so that the same
 /// stored coordinates always meet the same row while any real move misses it.

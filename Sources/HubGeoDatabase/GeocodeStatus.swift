@@ -1,5 +1,5 @@
 import HubGeoModel
-import HubGeoReader
+
 /// Whether a reverse-geocoding answer names a place: what the geocode cache stores per answer.
 public enum GeocodeStatus: String, Sendable, Codable {
     /// Nominatim returned a place.

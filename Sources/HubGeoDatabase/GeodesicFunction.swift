@@ -1,7 +1,7 @@
 import GRDB
 import GRDBSQLite
 import HubGeoModel
-import HubGeoReader
+
 
 /// `hubgeo_geodesic_distance(lat1, lon1, lat2, lon2)`: the WGS84 geodesic distance in metres
 /// (``Geodesic``), as an SQL function of every connection, so that queries need no extension.

@@ -3,7 +3,7 @@ import HubGeoModel
 
 /// The counts and extent of the organizations an import left in the database, kept in its
 /// `import_run` row (columns `clubs`, `museums`, `clubs_with_level2`, `south`, `west`, `north`,
-/// `east`: migration "v5 import statistics"), so that ``OrganizationStore/statistics()`` reads one
+/// `east`: migration "v5 import statistics"), so that ``OrganizationReading/statistics()`` reads one
 /// row instead of scanning the organizations (75 ms at 200,000, more than `serve --timeout 0.05`).
 ///
 /// The import sums them while the organizations stream through its sync: every organization it
@@ -13,7 +13,7 @@ import HubGeoModel
 /// damaged rows rewritten, nothing at all.
 ///
 /// A run recorded before the columns existed (a database made by an older hubgeo, opened
-/// read-only since) has NULL there: ``OrganizationStore/statistics()`` then scans, as it did.
+/// read-only since) has NULL there: ``OrganizationReading/statistics()`` then scans, as it did.
 struct ImportStatistics: Equatable {
     var clubs = 0
     var museums = 0

@@ -1,5 +1,5 @@
 import HubGeoModel
-import HubGeoReader
+
 
 /// What an import changed in the database.
 public struct ImportSummary: Sendable {

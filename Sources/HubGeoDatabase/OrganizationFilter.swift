@@ -1,5 +1,5 @@
 import HubGeoModel
-import HubGeoReader
+
 
 /// Narrows a query: one organization type, and a page of the results; and, optionally, the
 /// cached localized places to show with them.

@@ -1,8 +1,8 @@
 import Foundation
 import HubGeoModel
-import HubGeoReader
 
-/// Why ``OrganizationStore/organization(named:)`` found not exactly one organization: an answer
+
+/// Why ``OrganizationReading/organization(named:)`` found not exactly one organization: an answer
 /// about the data (a user's typo, a name too short), where ``StoreError`` is a failure of the
 /// database.
 public enum OrganizationLookupError: LocalizedError, Equatable, Sendable {

@@ -70,7 +70,7 @@ public final class ClusterIndexCache: @unchecked Sendable {
     }
 }
 
-extension OrganizationStore {
+extension OrganizationReading where Self: ~Copyable {
     /// The cluster index of the organizations: the one the last import stored, or, in a database
     /// that holds none (made by an older hubgeo and opened read-only since), one built from the
     /// organizations. `cache` keeps it between calls.
@@ -84,7 +84,6 @@ extension OrganizationStore {
     /// (by name); past `limit` items the view stops, marked ``MapClusters/truncated``.
     public func clusters(west: Double, south: Double, east: Double, north: Double, zoom: Int, groupLimit: Int = 100,
                          limit: Int? = nil, cache: ClusterIndexCache = ClusterIndexCache()) throws -> MapClusters {
-        struct Full: Error {}
         return try database.read { db in
             let index = try cache.index(db)
             let statement = try db.cachedStatement(sql: """
@@ -134,3 +133,6 @@ extension OrganizationStore {
         }
     }
 }
+
+/// The view of ``OrganizationReading/clusters(west:south:east:north:zoom:groupLimit:limit:cache:)`` is full.
+private struct Full: Error {}

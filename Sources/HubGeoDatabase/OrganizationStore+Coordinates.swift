@@ -1,8 +1,8 @@
 import GRDB
 import HubGeoModel
-import HubGeoReader
 
-extension OrganizationStore {
+
+extension OrganizationReading where Self: ~Copyable {
     /// The distinct (rounded) coordinates of the organizations, with how many organizations share each.
     package func distinctCoordinates(type: OrganizationType? = nil) throws -> [(coordinate: GeocodeCoordinate, organizations: Int)] {
         let rows = try database.read { db in

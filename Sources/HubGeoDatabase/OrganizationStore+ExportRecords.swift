@@ -1,9 +1,9 @@
 import GRDB
 import GRDBSQLite
 import HubGeoModel
-import HubGeoReader
 
-extension OrganizationStore {
+
+extension OrganizationReading where Self: ~Copyable {
     /// As ``forEach(_:filter:order:body:)``, for the exports' byte path: the organizations that
     /// `selection` and `filter` pick, in `order`, as ``ExportRecord``s, each with the remark in
     /// `remarkLanguage` (else that of its localized place, else English, else the first) and,

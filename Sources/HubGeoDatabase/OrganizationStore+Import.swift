@@ -1,21 +1,11 @@
 import Foundation
 import GRDB
 import HubGeoModel
-import HubGeoReader
+
 
 extension OrganizationStore {
-    /// Makes the database hold exactly `data`: adds new organizations, updates changed ones,
-    /// deletes those no longer in the data. All in one transaction: if anything fails, the
-    /// database keeps its previous content.
-    @discardableResult
-    public func importData(_ data: HubData, now: Date = Date()) throws -> ImportSummary {
-        try importOrganizations(source: data.source, now: now) { add in
-            for organization in data.organizations { try add(organization) }
-        }
-    }
-
-    /// The streaming form of ``importData(_:now:)``: `produce` hands every organization of the
-    /// data set to `add`, one at a time, and the database ends up holding exactly those, in one
+    /// Makes the database hold exactly the organizations that `produce` hands to `add`, one at a
+    /// time: adds new organizations, updates changed ones, deletes those no longer there, in one
     /// transaction (an error from `produce` rolls it back). Only a small key per stored
     /// organization is kept in memory. An unchanged organization is not written at all. Into an
     /// empty database the rows are bulk loaded and the spatial index is built once at the end
@@ -30,7 +20,7 @@ extension OrganizationStore {
 
     /// The same, with `produce` given the document cache of the import's transaction too, whose
     /// writes commit or roll back with the organizations.
-    func importOrganizations(source: String, now: Date = Date(),
+    package func importOrganizations(source: String, now: Date = Date(),
                              _ produce: (_ add: (Organization) throws -> Void, _ documentCache: DatabaseDocumentCache) throws -> Void) throws -> ImportSummary {
         try database.write { db in
             // A large import touches the table and its indexes all over: a 64 MiB page cache

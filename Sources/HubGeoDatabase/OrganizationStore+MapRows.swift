@@ -18,8 +18,8 @@ package struct MapOrganizationRow: Sendable, Equatable {
     package var longitude: Double
 }
 
-extension OrganizationStore {
-    private static let mapColumns = "o.id, o.stable_id, o.full_name, o.nick_name, o.type, o.town, o.latitude, o.longitude"
+extension OrganizationReading where Self: ~Copyable {
+    private static var mapColumns: String { "o.id, o.stable_id, o.full_name, o.nick_name, o.type, o.town, o.latitude, o.longitude" }
 
     private func mapRow(_ row: Row, localized: Bool) -> MapOrganizationRow {
         var result = MapOrganizationRow(

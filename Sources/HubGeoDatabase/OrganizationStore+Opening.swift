@@ -5,36 +5,17 @@ import Darwin
 #endif
 import GRDB
 import HubGeoModel
-import HubGeoReader
 
-extension OrganizationStore {
-    /// The database at `path` opened read-only, when it exists and holds organizations; nil when
-    /// it is missing or holds none yet (a query then imports the built-in data first: ``Importer``).
-    /// `access`: ``Access/readOnly`` or ``Access/readOnlyPool``.
-    public static func openReadOnlyIfPopulated(path: String, access readOnlyAccess: Access = .readOnly) throws -> OrganizationStore? {
-        precondition(readOnlyAccess != .readWrite, "openReadOnlyIfPopulated opens read-only")
-        guard access(path, F_OK) == 0 else { return nil }
-        let store = try OrganizationStore(path: path, access: readOnlyAccess)
-        guard try store.isPopulated() else { return nil }
-        return store
-    }
 
+extension OrganizationReading where Self: ~Copyable {
     /// True when the database has the geocode cache (a database made by an older hubgeo gets it
     /// from the next `localize`; read-only queries find no cached places there).
     func hasGeocodeCache() throws -> Bool {
         try database.read { db in try db.tableExists("geocode_cache") }
     }
+}
 
-    /// True when the file holds hubgeo's tables and at least one organization, in one read (each
-    /// read is a transaction of its own, at every query's start).
-    func isPopulated() throws -> Bool {
-        try database.read { db in
-            guard try Bool.fetchOne(db, sql: "SELECT count(*) = 2 FROM sqlite_master WHERE type = 'table' AND name IN ('organization', 'organization_remark')") == true
-            else { return false }
-            return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM organization)") ?? false
-        }
-    }
-
+extension OrganizationStore {
     /// One read-only connection to an existing file, or a pool of them (`pool`). SQLite needs the
     /// `-shm` file of a WAL database even to read it; where it cannot create or open one (a
     /// read-only directory or medium) nobody can be writing the database either, so it is opened
@@ -102,7 +83,7 @@ extension OrganizationStore {
     }
 
     /// Creates the directory that will hold the database file, with a plain message when it cannot.
-    static func createDirectory(containing path: String) throws {
+    package static func createDirectory(containing path: String) throws {
         var directory = path
         while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
         guard let slash = directory.lastIndex(of: "/") else { return }

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 import HubGeoModel
-import HubGeoReader
 
-extension OrganizationStore {
+
+extension OrganizationReading where Self: ~Copyable {
     /// Organizations within `radiusMeters` of `center` by ellipsoidal (WGS84) distance,
     /// nearest first. The R*Tree index preselects candidates in boxes that cover the circle
     /// (split at the antimeridian, widened to all longitudes around a pole); the exact
@@ -89,7 +89,6 @@ extension OrganizationStore {
             if let byID = try store.organization(id: name) { return byID }
             let folded = name.searchFolded
             // Rows whose names contain the text; exact names win over mere containment.
-            struct Candidate { var id: Int64, stableID: String, nickName: String, fullName: String, town: String }
             let rows = try store.database.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT o.id, o.stable_id, o.nick_name, o.full_name, o.town FROM organization o
@@ -128,7 +127,7 @@ extension OrganizationStore {
             let recorded = stored ? ", " + ImportStatistics.columns.joined(separator: ", ") : ""
             let run = try Row.fetchOne(db, sql: "SELECT id, source, imported_at\(recorded) FROM import_run ORDER BY id DESC LIMIT 1")
             var counts: ImportStatistics?
-            var statistics = StoreStatistics(databasePath: path, clubs: 0, museums: 0, clubsWithLevel2: 0)
+            var statistics = StoreStatistics(databasePath: database.path, clubs: 0, museums: 0, clubsWithLevel2: 0)
             if let run {
                 let checked = CheckedRow(run, place: "import_run row \(run[0] as Int64)")
                 statistics.source = try checked.text(1, "source")
@@ -148,5 +147,10 @@ extension OrganizationStore {
     // MARK: - Building blocks
 
     /// Half the length of a meridian: no two points on Earth are farther apart.
-    static let farthestDistance = 20_003_931.5
+    static var farthestDistance: Double { 20_003_931.5 }
+}
+
+/// A row whose names contain the text of ``OrganizationReading/organization(named:)``.
+private struct Candidate {
+    var id: Int64, stableID: String, nickName: String, fullName: String, town: String
 }

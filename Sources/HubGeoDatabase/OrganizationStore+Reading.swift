@@ -1,7 +1,7 @@
 import GRDB
 import HubGeoModel
 
-extension OrganizationStore {
+extension OrganizationReading where Self: ~Copyable {
     /// Calls `body` with the organizations `selection` picks, in `order`, paged by `filter`, in
     /// chunks of at most `chunkSize`: one pass over one statement for the rows with their cached
     /// localized places, and per chunk one statement for the remarks and one for the overrides
@@ -39,7 +39,7 @@ extension OrganizationStore {
     }
 
     /// Every stored organization with its remarks, overrides and members, by stable id.
-    func forEachStored(_ body: (Organization) throws -> Void) throws {
+    package func forEachStored(_ body: (Organization) throws -> Void) throws {
         try forEachChunk(OrganizationQuery(.all, order: .stableID), includeMembers: true) { chunk in
             for match in chunk { try body(match.organization) }
         }

@@ -1,5 +1,5 @@
 import HubGeoModel
-import HubGeoReader
+
 
 /// An organization found by a query, with its geodesic distance from the query point when
 /// the query had one.

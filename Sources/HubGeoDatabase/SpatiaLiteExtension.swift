@@ -1,7 +1,7 @@
 import GRDB
 import GRDBSQLite
 import HubGeoModel
-import HubGeoReader
+
 
 /// Loads SpatiaLite into a SQLite connection, with extension loading switched off again
 /// right after, so no SQL statement can load anything else.

@@ -1,6 +1,6 @@
 import GRDB
 import HubGeoModel
-import HubGeoReader
+
 
 /// Bulk loading into the empty `organization` table. SpatiaLite keeps its metadata through
 /// triggers on the table: a geometry check, "last modified" timestamps and the R*Tree upkeep,

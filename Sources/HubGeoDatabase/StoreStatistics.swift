@@ -1,6 +1,6 @@
 import Foundation
 import HubGeoModel
-import HubGeoReader
+
 
 /// A summary of a hubgeo database.
 public struct StoreStatistics: Sendable, Codable {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import HubGeoModel
-import HubGeoReader
+
 
 /// The user and password in URLs that an older hubgeo stored: the document cache's keys and the
 /// sources of past imports. Each import removes them (``URLRedaction``), inside its transaction;

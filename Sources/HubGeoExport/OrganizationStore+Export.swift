@@ -12,7 +12,7 @@ protocol ExportRecordWriter: OrganizationWriter {
 extension GeoJSONWriter: ExportRecordWriter {}
 extension KMLWriter: ExportRecordWriter {}
 
-extension OrganizationStore {
+extension OrganizationReading where Self: ~Copyable {
     /// Writes the organizations that `selection` and `filter` pick through `writer`, in `order`,
     /// and returns how many. `begin()` and `finish()` are the caller's. For ``GeoJSONWriter``
     /// and ``KMLWriter`` the rows, their remarks and their cached localized places (with

@@ -11,7 +11,7 @@ extension DocumentReader {
     /// Like `standard`, with explicit HTTP settings and file size limit.
     public static func standard(configuration: CurlClientConfiguration,
                                 maxFileBytes: Int = DocumentReader.defaultMaxFileBytes) -> DocumentReader {
-        let client = SerializedCurlClient(CurlClient(configuration: configuration))
+        let client = SerializedCurlClient(configuration: configuration)
         return DocumentReader(maxFileBytes: maxFileBytes) { url in try document(from: client.get(url), of: url) }
     }
 
@@ -27,15 +27,23 @@ extension DocumentReader {
 }
 
 /// One HTTP client shared by closures that may be called from any thread, one request at a time.
+/// The client (and with the process's first one, libcurl) is made at the first request: reading
+/// files and the built-in data never loads libcurl.
 final class SerializedCurlClient: @unchecked Sendable {
+    // @unchecked: `client` is made and used only under `lock`.
     private let lock = NSLock()
-    private let client: CurlClient
+    private let configuration: CurlClientConfiguration
+    private var client: CurlClient?
 
-    init(_ client: CurlClient) {
-        self.client = client
+    init(configuration: CurlClientConfiguration) {
+        self.configuration = configuration
     }
 
     func get(_ url: URL, headers: [(String, String)] = []) throws -> FetchedResponse {
-        try lock.withLock { try client.get(url, headers: headers) }
+        try lock.withLock {
+            let client = self.client ?? CurlClient(configuration: configuration)
+            self.client = client
+            return try client.get(url, headers: headers)
+        }
     }
 }

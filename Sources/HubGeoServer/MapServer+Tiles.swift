@@ -78,13 +78,14 @@ extension MapServer {
                 try await self.store.snapshot { store -> TileOutcome in
                     try query.only(["lang"])
                     let language = try query.language()
-                    let build = { try store.tile(tile, localization: self.localization(language), cache: self.tileCache) }
-                    guard let version = try store.importVersion() else { return .body(try build(), tag: nil) }
+                    guard let version = try store.importVersion() else {
+                        return .body(try store.tile(tile, localization: self.localization(language), cache: self.tileCache), tag: nil)
+                    }
                     var opaque = version + "." + settingsTag + ".t"
                     if language == nil, EntityTag.matches(ifNoneMatch, EntityTag.weak(opaque)) {
                         return .notModified(tag: EntityTag.weak(opaque))
                     }
-                    let bytes = try build()
+                    let bytes = try store.tile(tile, localization: self.localization(language), cache: self.tileCache)
                     if language != nil {
                         var digest = FNV1a()
                         digest.addField(String(decoding: bytes, as: UTF8.self))

@@ -23,7 +23,7 @@ import NIOCore
 /// accepts it. HEAD answers as GET without the body. A bad parameter gets a 400 with `{"error": ..., "parameter": ...}`,
 /// an unknown id a 404, anything but GET/HEAD a 405, a database that fails a 500 (the cause goes to
 /// stderr, never to the client). Each answer is read from one snapshot of the database
-/// (``OrganizationStore/snapshot(_:)``) on the database's reader threads; a query past
+/// (``OrganizationReading/snapshot(_:)``) on the database's reader threads; a query past
 /// ``ServerSettings/requestTimeout`` is interrupted and gets a 503, and its connection is free at once.
 /// The database is only read (WAL: an import may write alongside). One log line per request on stderr.
 public final class MapServer: Sendable {
@@ -124,7 +124,7 @@ public final class MapServer: Sendable {
 
     // MARK: - Endpoints (each returns the response body, read from the snapshot `store`; throws APIError for a 4xx)
 
-    func clusters(_ query: QueryParameters, in store: OrganizationStore) throws -> String {
+    func clusters(_ query: QueryParameters, in store: borrowing StoreSnapshot) throws -> String {
         try query.only(["bbox", "zoom"])
         let box = try query.box("bbox")
         guard let zoom = try query.integer("zoom", in: 0...ClusterOptions.zoomLimit) else {
@@ -140,7 +140,7 @@ public final class MapServer: Sendable {
     /// The most organizations a co-located group lists in `/api/clusters`.
     static let groupLimit = 100
 
-    func near(_ query: QueryParameters, in store: OrganizationStore) throws -> String {
+    func near(_ query: QueryParameters, in store: borrowing StoreSnapshot) throws -> String {
         try query.only(["lat", "lon", "km", "nearest", "lang", "type"])
         let lat = try query.number("lat", in: -90...90)!
         let lon = try query.number("lon", in: -180...180)!
@@ -164,7 +164,7 @@ public final class MapServer: Sendable {
         }
     }
 
-    func bbox(_ query: QueryParameters, in store: OrganizationStore) throws -> String {
+    func bbox(_ query: QueryParameters, in store: borrowing StoreSnapshot) throws -> String {
         try query.only(["minlat", "minlon", "maxlat", "maxlon", "lang", "type"])
         let south = try query.number("minlat", in: -90...90)!
         let west = try query.number("minlon", in: -180...180)!
@@ -177,7 +177,7 @@ public final class MapServer: Sendable {
                                          cap: settings.featureCap).json
     }
 
-    func search(_ query: QueryParameters, in store: OrganizationStore) throws -> String {
+    func search(_ query: QueryParameters, in store: borrowing StoreSnapshot) throws -> String {
         try query.only(["q", "lang", "type"])
         let text = try query.required("q")
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badParameter("q", "q is empty") }
@@ -187,7 +187,7 @@ public final class MapServer: Sendable {
                                          localization: localization(language), cap: settings.featureCap).json
     }
 
-    func organization(id: String, _ query: QueryParameters, in store: OrganizationStore) throws -> String {
+    func organization(id: String, _ query: QueryParameters, in store: borrowing StoreSnapshot) throws -> String {
         try query.only(["lang"])
         let language = try query.language()
         guard id.count == 16, id.allSatisfy({ $0.isHexDigit }) else {
@@ -207,7 +207,7 @@ public final class MapServer: Sendable {
     }
 
     /// As `hubgeo stats --format json`, without the database's path: that is for the operator only.
-    func stats(_ query: QueryParameters, in store: OrganizationStore) throws -> String {
+    func stats(_ query: QueryParameters, in store: borrowing StoreSnapshot) throws -> String {
         try query.only([])
         var statistics = try store.statistics()
         statistics.databasePath = nil
@@ -226,12 +226,12 @@ public final class MapServer: Sendable {
     /// responses. Past the timeout the query is cancelled (``QueryWatchdog``): SQLite stops it
     /// (`sqlite3_interrupt`) and its connection returns to the pool, so slow requests hold up no others.
     ///
-    /// The entity tag: the snapshot's import version (``OrganizationStore/importVersion()``) and
+    /// The entity tag: the snapshot's import version (``OrganizationReading/importVersion()``) and
     /// the server's settings, so that a request whose `If-None-Match` holds it gets a 304 before any
     /// query runs. An answer with `lang` also depends on the places `hubgeo localize` cached, which
     /// change between imports: its tag adds a digest of the body, and the 304 comes after the query.
     func answer(_ request: Request, contentType: String = "application/geo+json",
-                _ body: @escaping @Sendable (QueryParameters, OrganizationStore) throws -> String) async -> Response {
+                _ body: @escaping @Sendable (QueryParameters, borrowing StoreSnapshot) throws -> String) async -> Response {
         let query = QueryParameters(query: request.uri.query ?? "")
         let ifNoneMatch = request.headers[.ifNoneMatch]
         let localized = query.has("lang")

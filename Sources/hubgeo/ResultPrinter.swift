@@ -7,12 +7,12 @@ enum ResultPrinter {
     /// standard output, so memory stays flat however many organizations match; a table needs all
     /// of them for its column widths. With the filter's localization, results carry the cached
     /// localized places (see ``print(_:format:language:)``). Everything comes from one snapshot of the database.
-    static func print(_ store: OrganizationStore, _ selection: OrganizationSelection, filter: OrganizationFilter,
+    static func print(_ store: borrowing some OrganizationReading & ~Copyable, _ selection: OrganizationSelection, filter: OrganizationFilter,
                       order: ResultOrder, format: OutputFormat) throws {
         try store.snapshot { store in try print(snapshot: store, selection, filter: filter, order: order, format: format) }
     }
 
-    private static func print(snapshot store: OrganizationStore, _ selection: OrganizationSelection, filter: OrganizationFilter,
+    private static func print(snapshot store: borrowing StoreSnapshot, _ selection: OrganizationSelection, filter: OrganizationFilter,
                               order: ResultOrder, format: OutputFormat) throws {
         let language = filter.language
         var unlocalized = 0

@@ -87,7 +87,7 @@ struct CountOptionTests {
     }
 
     @Test func theLibraryNearestSurvivesHugeCountsAndOffsets() throws {
-        let store = try OrganizationStore.openImportingBuiltInData(path: home.path("library.sqlite")).store
+        let store = try FirstUse.open(path: home.path("library.sqlite"), access: .readWrite).store
         let center = GeoPoint(latitude: 51.4, longitude: 5.4)
         #expect(try store.nearest(center, count: Int.max, filter: OrganizationFilter(offset: Int.max)).isEmpty)
         #expect(try store.nearest(center, count: Int.max, filter: OrganizationFilter(offset: 1)).count == 130)
@@ -122,7 +122,7 @@ struct CountOptionTests {
     }
 
     @Test func theLibraryNearestHonoursTheFilterLimit() throws {
-        let store = try OrganizationStore.openImportingBuiltInData(path: home.path("library.sqlite")).store
+        let store = try FirstUse.open(path: home.path("library.sqlite"), access: .readWrite).store
         let center = GeoPoint(latitude: 51.4, longitude: 5.4)
         #expect(try store.nearest(center, count: 10).count == 10)
         #expect(try store.nearest(center, count: 10, filter: OrganizationFilter(limit: 0)).isEmpty)

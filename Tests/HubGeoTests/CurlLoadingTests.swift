@@ -49,6 +49,19 @@ struct CurlLoadingTests {
         #expect(!secondFiles.contains { $0.contains("mod_spatialite") }, "\(secondFiles)")
     }
 
+    /// An import of files (here the real tree in `Data/`) and of the built-in data makes no
+    /// HTTP client: libcurl is loaded by the first request, never before.
+    @Test func aLocalImportNeverLoadsLibcurl() throws {
+        let root = TestPaths.data.appendingPathComponent("root.level1.json").path
+        for arguments in [["import", root], ["import"]] {
+            let result = try runListingLoadedFiles(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr.suffix(2000))")
+            let files = loadedFiles(result.stderr)
+            #expect(files.contains { $0.hasPrefix("libsqlite3.so") }, "the loader's list is there")
+            #expect(!files.contains("libcurl.so.4"), "\(arguments): \(files)")
+        }
+    }
+
     @Test func aFetchLoadsLibcurl() throws {
         // Nothing listens on port 9 of the loopback: the fetch fails, after loading libcurl.
         let result = try runListingLoadedFiles(["import", "http://127.0.0.1:9/root_.level1.json"])

@@ -7,9 +7,9 @@ import HubGeoModel
 package enum MapGeoJSON {
     /// A compact FeatureCollection of what `selection` picks (with the cached places of
     /// `localization`, when given), at most `cap` features, read from one snapshot of the
-    /// database (``OrganizationStore/snapshot(_:)``). When more match, the collection stops at
+    /// database (``OrganizationReading/snapshot(_:)``). When more match, the collection stops at
     /// `cap` and carries `"truncated": true`.
-    public static func collection(_ store: OrganizationStore, _ selection: OrganizationSelection,
+    public static func collection(_ store: borrowing some OrganizationReading & ~Copyable, _ selection: OrganizationSelection,
                                   type: OrganizationType? = nil, localization: LocalizationSource? = nil,
                                   cap: Int? = nil) throws -> (json: String, count: Int, truncated: Bool) {
         try store.snapshot { store in
@@ -17,7 +17,7 @@ package enum MapGeoJSON {
         }
     }
 
-    private static func collection(inSnapshot store: OrganizationStore, _ selection: OrganizationSelection,
+    private static func collection(inSnapshot store: borrowing StoreSnapshot, _ selection: OrganizationSelection,
                                    type: OrganizationType?, localization: LocalizationSource?,
                                    cap: Int?) throws -> (json: String, count: Int, truncated: Bool) {
         let sink = StringSink()

@@ -9,14 +9,14 @@ import HubGeoTiles
 public final class TileCache: @unchecked Sendable {
     private let lock = NSLock()
     private var cached: (identity: ObjectIdentifier, tiles: ClusterTiles)?
-    /// The cluster index under the tiles (share it with ``OrganizationStore/clusters(west:south:east:north:zoom:groupLimit:limit:cache:)``).
+    /// The cluster index under the tiles (share it with ``OrganizationReading/clusters(west:south:east:north:zoom:groupLimit:limit:cache:)``).
     public let clusterCache: ClusterIndexCache
 
     public init(clusterCache: ClusterIndexCache = ClusterIndexCache()) {
         self.clusterCache = clusterCache
     }
 
-    func tiles(_ store: OrganizationStore) throws -> ClusterTiles {
+    func tiles(_ store: borrowing StoreSnapshot) throws -> ClusterTiles {
         let index = try store.clusterIndex(cache: clusterCache)
         lock.lock()
         defer { lock.unlock() }
@@ -51,9 +51,9 @@ public struct TileSetSummary: Sendable {
     public var metadata: TileSetMetadata
 }
 
-extension OrganizationStore {
+extension OrganizationReading where Self: ~Copyable {
     /// The most organizations a co-located group lists in a tile, as in `/api/clusters`.
-    public static let tileGroupLimit = 100
+    public static var tileGroupLimit: Int { 100 }
 
     /// The vector tile (MVT 2.1) of `tile` (``ClusterTiles``): the clusters and organizations of
     /// the stored cluster index at its zoom, with the cached places of `localization`; empty when
@@ -61,7 +61,7 @@ extension OrganizationStore {
     public func tile(_ tile: TileAddress, localization: LocalizationSource? = nil, cache: TileCache = TileCache()) throws -> [UInt8] {
         try snapshot { store in
             let tiles = try cache.tiles(store)
-            return try tiles.tile(tile, attributes: TileRowAttributes(rows: .store(store, localization), groupLimit: Self.tileGroupLimit))
+            return try tiles.tile(tile, attributes: TileRowAttributes(rows: .snapshot(store.database, localization), groupLimit: Self.tileGroupLimit))
         }
     }
 

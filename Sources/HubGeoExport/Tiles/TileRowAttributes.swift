@@ -12,7 +12,8 @@ struct TileRowAttributes: TileAttributes {
     /// The rows: all of them at hand (an archive), or read as needed from a snapshot (a tile).
     enum Rows {
         case loaded([Int64: MapOrganizationRow])
-        case store(OrganizationStore, LocalizationSource?)
+        /// The connections of a snapshot (``StoreSnapshot/database``), used only while its block runs.
+        case snapshot(StoreDatabase, LocalizationSource?)
     }
 
     let rows: Rows
@@ -21,7 +22,8 @@ struct TileRowAttributes: TileAttributes {
     func row(_ id: Int64) throws -> MapOrganizationRow? {
         switch rows {
         case .loaded(let rows): return rows[id]
-        case .store(let store, let localization): return try store.mapRows(ids: [id], localization: localization)[id]
+        case .snapshot(let database, let localization):
+            return try StoreSnapshot(database).mapRows(ids: [id], localization: localization)[id]
         }
     }
 
@@ -40,8 +42,8 @@ struct TileRowAttributes: TileAttributes {
         var members: [MapOrganizationRow] = []
         switch rows {
         case .loaded(let rows): members = ids.compactMap { rows[$0] }
-        case .store(let store, let localization):
-            let found = try store.mapRows(ids: ids, localization: localization)
+        case .snapshot(let database, let localization):
+            let found = try StoreSnapshot(database).mapRows(ids: ids, localization: localization)
             members = ids.compactMap { found[$0] }
         }
         members.sort { ($0.name, $0.town) < ($1.name, $1.town) }

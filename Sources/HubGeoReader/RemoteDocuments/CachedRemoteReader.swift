@@ -22,7 +22,7 @@ public final class CachedRemoteReader: Sendable {
                 policy: DocumentCachePolicy = .revalidate) {
         self.policy = policy
         self.maxFileBytes = maxFileBytes
-        client = SerializedCurlClient(CurlClient(configuration: configuration))
+        client = SerializedCurlClient(configuration: configuration)
     }
 
     /// A reader of files and embedded data as usual, and of http(s) documents with a plain

@@ -57,9 +57,10 @@ struct DiffCommand: ParsableCommand {
         do {
             if db {
                 let path = databasePath ?? DatabaseLocation.defaultPath()
-                guard let store = try OrganizationStore.openReadOnlyIfPopulated(path: path) else {
-                    throw DiffTree.Unreadable(description: "\(path): no imported organizations to compare")
-                }
+                let none = DiffTree.Unreadable(description: "\(path): no imported organizations to compare")
+                guard FileManager.default.fileExists(atPath: path) else { throw none }
+                let store = try OrganizationStore(path: path, access: .readOnly)
+                guard try !store.isEmpty() else { throw none }
                 old = DiffTree(source: path, organizations: try store.all().map(\.organization))
             } else {
                 old = try DiffTree.read(DocumentLocation(argument: trees[0]), reader: reader, followsIncludeURLs: followIncludeURLs)

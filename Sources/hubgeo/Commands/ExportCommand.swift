@@ -66,7 +66,7 @@ struct ExportCommand: ParsableCommand {
         try store.snapshot { store in try export(snapshot: store, selection: selection, localization: localization, to: sink) }
     }
 
-    private func export(snapshot store: OrganizationStore, selection: OrganizationSelection, localization: LocalizationSource?,
+    private func export(snapshot store: borrowing StoreSnapshot, selection: OrganizationSelection, localization: LocalizationSource?,
                         to sink: ExportSink) throws -> Int {
         let language = localization?.language
         let writer: OrganizationWriter = switch format {

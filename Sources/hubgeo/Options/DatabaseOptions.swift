@@ -12,7 +12,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the database for writing, importing the embedded data first when it is empty.
     func openStore() throws -> OrganizationStore {
-        let (store, firstImport) = try OrganizationStore.openImportingBuiltInData(path: resolvedPath)
+        let (store, firstImport) = try FirstUse.open(path: resolvedPath, access: .readWrite)
         noteFirstImport(store, firstImport)
         return store
     }
@@ -26,7 +26,7 @@ struct DatabaseOptions: ParsableArguments {
     /// its instructions (GRDB's queue teardown starts a dispatch thread and unregisters from the
     /// notification center).
     func openStoreForQueries(access: OrganizationStore.Access = .readOnly) throws -> OrganizationStore {
-        let (store, firstImport) = try OrganizationStore.openForQueries(path: resolvedPath, access: access)
+        let (store, firstImport) = try FirstUse.open(path: resolvedPath, access: access)
         noteFirstImport(store, firstImport)
         Self.openUntilExit.append(store)
         return store

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import HubGeoDatabase
+import HubGeoImport
 import HubGeoReader
 import HubGeoTestSupport
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import HubGeoDatabase
 import HubGeoModel
 import HubGeoReader
 
@@ -13,7 +13,7 @@ import HubGeoReader
 ///   changed only when a committed transaction is checkpointed. So a failure anywhere (bad JSON
 ///   half-way, a missing include, a full disk) rolls back and leaves the file byte for byte as
 ///   it was, and readers keep reading the old data meanwhile. Opening a current database writes
-///   nothing (``OrganizationStore/init(path:)``).
+///   nothing (``OrganizationStore/init(path:access:)``).
 /// - **A new database** is built under a private name beside it (`.NAME.PID.RANDOM.staging`),
 ///   closed (the WAL checkpointed into it), flushed, and then linked to its name with `link(2)`,
 ///   which fails if the name exists. "New" is thus decided by the file system at the moment the
@@ -79,7 +79,7 @@ public struct Importer: Sendable {
             return try runOnce(root: root, level2Files: level2Files, database: path, now: now)
         } catch {
             // "disk I/O error" from a -shm or -wal that cannot grow on a full disk says so, with the folder.
-            throw OrganizationStore.diskFull(error, path: path) ?? error
+            throw OrganizationStore.namingFullDisk(error, path: path)
         }
     }
 
@@ -87,7 +87,7 @@ public struct Importer: Sendable {
         var notes: [String] = []
         if FileManager.default.fileExists(atPath: path) {
             do {
-                let store = try OrganizationStore(path: path, connections: .single)
+                let store = try OrganizationStore(path: path, access: .importing)
                 return try sync(root: root, level2Files: level2Files, into: store, now: now)
             } catch StoreError.halfMade(_, let reason) {
                 notes.append("\(path) was left half-made by an earlier run (\(reason)); it held no data and was built again")
@@ -130,7 +130,7 @@ public struct Importer: Sendable {
         defer { staging.remove() }
         var report: Report
         do {
-            let store = try OrganizationStore(path: staging.path, connections: .staging)
+            let store = try OrganizationStore(path: staging.path, access: .staging)
             report = try sync(root: root, level2Files: level2Files, into: store, now: now)
             try store.finishStaging()
             try staging.flush()
@@ -148,8 +148,8 @@ public struct Importer: Sendable {
             throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(linkError)))
         }
         // Another process created the database while this one read the tree: sync the staged data into it.
-        let staged = try OrganizationStore(path: staging.path, connections: .single)
-        let store = try OrganizationStore(path: path, connections: .single)
+        let staged = try OrganizationStore(path: staging.path, access: .importing)
+        let store = try OrganizationStore(path: path, access: .importing)
         report.summary = try store.importOrganizations(source: root.description, now: now) { add, documentCache in
             try staged.forEachStored { try add($0) }
             try DocumentCache.copy(from: staged, into: documentCache)
@@ -158,6 +158,7 @@ public struct Importer: Sendable {
         return report
     }
 
+    /// Removes a database file and its journals.
     static func removeDatabaseFiles(_ path: String) {
         unlink(path)
         for companion in DatabaseFile.companions { unlink(path + companion.suffix) }
@@ -179,45 +180,5 @@ extension Importer.Report {
         for override in organization.overrides {
             overrides.append(Importer.AppliedOverride(organization: organization.identity, override: override))
         }
-    }
-}
-
-/// The private file a new database is built in, beside its final name: `.NAME.PID.RANDOM.staging`.
-/// Removing it removes only what this process made. Staging files of processes that no longer
-/// run (killed during a first import) are removed when the next one starts (``AbandonedFiles``).
-struct StagingFile {
-    let path: String
-
-    init(beside target: String) throws {
-        let directory = (target as NSString).deletingLastPathComponent
-        let name = (target as NSString).lastPathComponent
-        try OrganizationStore.createDirectory(containing: target)
-        Self.removeAbandoned(in: directory, name: name)
-        let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        path = (directory.isEmpty ? "" : directory + "/") + ".\(name).\(getpid()).\(random).staging"
-    }
-
-    func flush() throws {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else {
-            throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
-        }
-    }
-
-    func remove() {
-        Importer.removeDatabaseFiles(path)
-    }
-
-    /// Removes the staging files of imports that no longer run (``AbandonedFiles``), with their journals.
-    private static func removeAbandoned(in directory: String, name: String) {
-        let prefix = ".\(name)."
-        AbandonedFiles.sweep(in: directory, writer: { entry in
-            guard entry.hasPrefix(prefix), entry.hasSuffix(".staging") else { return nil }
-            let parts = entry.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 3, let pid = pid_t(parts[0]) else { return nil }
-            return .process(pid)
-        }, remove: Importer.removeDatabaseFiles)
     }
 }

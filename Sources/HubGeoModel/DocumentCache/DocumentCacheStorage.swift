@@ -1,7 +1,4 @@
 import Foundation
-import HubGeoHTTP
-import HubGeoJSON
-import HubGeoModel
 
 /// Where the document cache keeps its copies, as ``CachedRemoteReader`` needs it: the database of
 /// the import that reads the documents (its writes commit or roll back with the organizations).

@@ -1,7 +1,4 @@
 import Foundation
-import HubGeoHTTP
-import HubGeoJSON
-import HubGeoModel
 
 /// One document of the document cache: the last good answer for its URL, a body (status 200)
 /// with its validators, hash and size, or the server's word that the document does not exist

@@ -1,0 +1,16 @@
+import Foundation
+import HubGeoDatabase
+import HubGeoModel
+import HubGeoReader
+
+extension OrganizationStore {
+    /// Makes the database hold exactly `data`: adds new organizations, updates changed ones,
+    /// deletes those no longer in the data. All in one transaction: if anything fails, the
+    /// database keeps its previous content.
+    @discardableResult
+    public func importData(_ data: HubData, now: Date = Date()) throws -> ImportSummary {
+        try importOrganizations(source: data.source, now: now) { add in
+            for organization in data.organizations { try add(organization) }
+        }
+    }
+}
