@@ -136,15 +136,6 @@ struct DocumentPositionsTests {
         #expect(JSONPath.steps(of: #"o["website.x"][1]["a\"]"].b"#) == [.key("o"), .key("website.x"), .index(1), .key("a\"]"), .key("b")])
     }
 
-    /// The fastest of five runs, in seconds.
-    static func fastest(_ work: () -> Void) -> Double {
-        (0..<5).map { _ in
-            let start = DispatchTime.now().uptimeNanoseconds
-            work()
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        }.min()!
-    }
-
     static func minified(organizations: Int) -> Data {
         let records = (0..<organizations).map { index in
             #"{"idPlus":{"town":"Town\#(index)","fullName":"Fotoclub \#(index)","nickName":"fc\#(index)"},"#
@@ -153,14 +144,13 @@ struct DocumentPositionsTests {
         return Data(#"{"clubs":[\#(records.joined(separator: ","))]}"#.utf8)
     }
 
-    // Complexity guards, not speed measurements (make bench measures speed): 8 times the input must
-    // take less than 24 times as long. Linear work takes about 8 times (more with caches on a busy
-    // machine: 9 was seen with 4 times the input against 8 allowed); quadratic work 64 times.
+    // Complexity guards (``ComplexityGuard``): 8 times the input must take less than 24 times the
+    // CPU time. Linear work takes about 8 times; quadratic work 64 times.
     @Test("positions and lines of a minified document: 8 times the organizations take less than 24 times as long (quadratic: 64)")
     func linearOnOneLine() throws {
         let small = Self.minified(organizations: 250), large = Self.minified(organizations: 2_000)
-        let smallTime = Self.fastest { _ = DocumentPositions(small) }
-        let largeTime = Self.fastest { _ = DocumentPositions(large) }
+        let smallTime = ComplexityGuard.fastestCPUSeconds { _ = DocumentPositions(small) }
+        let largeTime = ComplexityGuard.fastestCPUSeconds { _ = DocumentPositions(large) }
         #expect(largeTime < 24 * smallTime, "DocumentPositions: \(smallTime) s for 250 organizations, \(largeTime) s for 2,000")
 
         // 40,000 keys in one object, each looked up: was a scan of the members per key.
@@ -170,8 +160,8 @@ struct DocumentPositionsTests {
             return (json, names)
         }
         let (smallJSON, smallKeys) = try keys(5_000), (largeJSON, largeKeys) = try keys(40_000)
-        let smallLookup = Self.fastest { let lines = JSONValue.Lines(smallJSON); for key in smallKeys { _ = lines.line(at: key) } }
-        let largeLookup = Self.fastest { let lines = JSONValue.Lines(largeJSON); for key in largeKeys { _ = lines.line(at: key) } }
+        let smallLookup = ComplexityGuard.fastestCPUSeconds { let lines = JSONValue.Lines(smallJSON); for key in smallKeys { _ = lines.line(at: key) } }
+        let largeLookup = ComplexityGuard.fastestCPUSeconds { let lines = JSONValue.Lines(largeJSON); for key in largeKeys { _ = lines.line(at: key) } }
         #expect(largeLookup < 24 * smallLookup, "JSONValue.Lines: \(smallLookup) s for 5,000 keys, \(largeLookup) s for 40,000")
     }
 }

@@ -45,22 +45,17 @@ struct NearbyCoordinatesTests {
         #expect(fast.allSatisfy { $0.meters <= 5 })
     }
 
-    // A complexity guard, not a speed measurement (make bench measures speed): linear work takes
-    // about 8 times as long for 8 times the points, quadratic work 64 times; 24 is allowed.
+    // A complexity guard (``ComplexityGuard``): linear work takes about 8 times the CPU time for 8
+    // times the points, quadratic work 64 times; 24 is allowed.
     @Test("linear whatever the layout: 8× the points on one parallel or at one spot take less than 24× the time (quadratic: 64×)")
     func linear() {
-        func seconds(_ points: [GeoPoint]) -> Double {
-            let start = ContinuousClock.now
-            _ = NearbyCoordinates.firstCloseEarlier(points, within: 5)
-            let elapsed = ContinuousClock.now - start
-            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        }
         for shape in ["parallel", "spot"] {
             func points(_ n: Int) -> [GeoPoint] {
                 (0..<n).map { shape == "parallel" ? GeoPoint(latitude: 52, longitude: Double($0) * 0.001) : GeoPoint(latitude: 52, longitude: 5) }
             }
-            let small = (0..<3).map { _ in seconds(points(5_000)) }.min()!
-            let large = (0..<3).map { _ in seconds(points(40_000)) }.min()!
+            let smallPoints = points(5_000), largePoints = points(40_000)
+            let small = ComplexityGuard.fastestCPUSeconds(runs: 3) { _ = NearbyCoordinates.firstCloseEarlier(smallPoints, within: 5) }
+            let large = ComplexityGuard.fastestCPUSeconds(runs: 3) { _ = NearbyCoordinates.firstCloseEarlier(largePoints, within: 5) }
             #expect(large < 24 * small, "\(shape): \(small) s for 5,000, \(large) s for 40,000")
         }
     }
