@@ -134,7 +134,7 @@ SWIFTFLAGS      ?=
 fuzz: deps
 	$(SWIFT) build $(SWIFTFLAGS) --product hubgeo-fuzz
 	$$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/hubgeo-fuzz --seconds $(FUZZ_SECONDS) --iterations $(FUZZ_ITERATIONS) \
-		--seed $(FUZZ_SEED) Data Tests/HubGeoTests/Fixtures/upstream Tests/HubGeoTests/Fixtures/nominatim
+		--seed $(FUZZ_SEED) Data Tests/Fixtures/upstream Tests/Fixtures/nominatim
 
 # Speed and memory side by side with GDAL and the sqlite3 and spatialite CLIs (Benchmarks/run.py): start-up
 # (`hubgeo --version` against a Swift hello linked the same way, `hubgeo near` on the built-in data against the

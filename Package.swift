@@ -128,16 +128,141 @@ let package = Package(
             path: "Benchmarks/Sources/hubgeo-bench"),
         // Build, serialization and view timings of the cluster index alone (`make bench`'s cluster rows).
         .executableTarget(name: "hubgeo-cluster-bench", dependencies: ["HubGeoClusters"], path: "Benchmarks/Sources/hubgeo-cluster-bench"),
-        // What both test targets use: running the built hubgeo and external tools, scratch directories.
-        .target(name: "HubGeoTestSupport", path: "Tests/HubGeoTestSupport"),
+        // What every test target uses: running the built hubgeo and external tools, scratch
+        // directories, fixtures (Tests/Fixtures), stores and stand-in servers. A library target, so
+        // what it shares is `package`.
+        .target(
+            name: "HubGeoTestSupport",
+            dependencies: ["HubGeo"],
+            path: "Tests/HubGeoTestSupport",
+            exclude: ["loopback_server.py", "map_browser.py", "vector_tiles.py"]),
+        // A test target per library module, and the server's and the commands' (as swift-collections
+        // has); those that run the built hubgeo depend on it, so that it is built first.
+        // The values: geodesy against an independent reference, search boxes.
         .testTarget(
-            name: "HubGeoTests",
+            name: "HubGeoModelTests",
             dependencies: [
-                "HubGeo", "HubGeoServer", "hubgeo", "HubGeoFuzzKit", "HubGeoTestSupport", "HubGeoClusters", "HubGeoTiles",
+                "HubGeoModel",
+                "HubGeoTestSupport",
+            ]),
+        // The JSON parser.
+        .testTarget(
+            name: "HubGeoJSONTests",
+            dependencies: [
+                "HubGeoJSON",
+                "HubGeoTestSupport",
+            ]),
+        // libcurl over real HTTP to a loopback server.
+        .testTarget(
+            name: "HubGeoHTTPTests",
+            dependencies: [
+                "HubGeoHTTP",
+                "HubGeoTestSupport",
+            ]),
+        // The Level 1 walker and decoder, the loader.
+        .testTarget(
+            name: "HubGeoReaderTests",
+            dependencies: [
+                "HubGeoJSON",
+                "HubGeoModel",
+                "HubGeoReader",
+                "HubGeoTestSupport",
+            ]),
+        // Queries, the spatial index, the geocode cache, row decoding.
+        .testTarget(
+            name: "HubGeoDatabaseTests",
+            dependencies: [
+                "HubGeoDatabase",
+                "HubGeoImport",
+                "HubGeoModel",
+                "HubGeoReader",
+                "HubGeoTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        // The sync, and the document cache under it.
+        .testTarget(
+            name: "HubGeoImportTests",
+            dependencies: [
+                "HubGeoDatabase",
+                "HubGeoImport",
+                "HubGeoModel",
+                "HubGeoReader",
+                "HubGeoTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        // Nominatim's answers and the localization, against a stand-in on 127.0.0.1.
+        .testTarget(
+            name: "HubGeoGeocodingTests",
+            dependencies: [
+                "HubGeoDatabase",
+                "HubGeoExport",
+                "HubGeoGeocoding",
+                "HubGeoImport",
+                "HubGeoModel",
+                "HubGeoTestSupport",
+            ]),
+        // The writers' text and bytes.
+        .testTarget(
+            name: "HubGeoExportTests",
+            dependencies: [
+                "HubGeoDatabase",
+                "HubGeoExport",
+                "HubGeoModel",
+                "HubGeoTestSupport",
+            ]),
+        // Document positions, close coordinates, the validator.
+        .testTarget(
+            name: "HubGeoValidationTests",
+            dependencies: [
+                "HubGeoJSON",
+                "HubGeoModel",
+                "HubGeoReader",
+                "HubGeoValidation",
+                "HubGeoTestSupport",
+            ]),
+        // `hubgeo serve`'s routes, in process (Hummingbird's `app.test(.router)`).
+        .testTarget(
+            name: "HubGeoServerTests",
+            dependencies: [
+                "HubGeoDatabase",
+                "HubGeoExport",
+                "HubGeoImport",
+                "HubGeoModel",
+                "HubGeoReader",
+                "HubGeoServer",
+                "HubGeoTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
-            ],
-            exclude: ["Fixtures", "Support/loopback_server.py", "Support/map_browser.py", "Support/vector_tiles.py"]),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
+        // A smoke run of every fuzz target.
+        .testTarget(
+            name: "HubGeoFuzzKitTests",
+            dependencies: [
+                "HubGeoFuzzKit",
+                "HubGeoTestSupport",
+            ]),
+        // The commands, run as a user runs them (the built binary), by concern.
+        .testTarget(
+            name: "hubgeoTests",
+            dependencies: [
+                "HubGeoClusters",
+                "HubGeoDatabase",
+                "HubGeoExport",
+                "HubGeoGeocoding",
+                "HubGeoHTTP",
+                "HubGeoImport",
+                "HubGeoJSON",
+                "HubGeoModel",
+                "HubGeoReader",
+                "HubGeoTiles",
+                "HubGeoValidation",
+                "HubGeoTestSupport",
+                "hubgeo",
+                "CCurl",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "HubGeoClustersTests", dependencies: ["HubGeoClusters"]),
         // The integration tier: the built hubgeo against a real Nominatim 5.3.3 on 127.0.0.1, which
         // Tests/Integration/nominatim/nominatim.sh sets up (`make test-integration`; not in `make test`).

@@ -4,7 +4,7 @@
 1. Each schema is valid against the draft 2020-12 meta-schema, every key in it has a title and a
    description (for editors), and the definitions that the Level 1 and Level 2 schemas share
    are identical.
-2. Every Level 0/1/2 file under Data/ (upstream's JSON/) and Tests/HubGeoTests/Fixtures/upstream/
+2. Every Level 0/1/2 file under Data/ (upstream's JSON/) and Tests/Fixtures/upstream/
    (upstream's Tests/JSON/) is checked against the schema of its level (a folder that is missing or
    holds no such file fails), with Python's jsonschema (Draft202012Validator,
    no format checks) and with check-jsonschema (ECMAScript regexes, as editors use). Each must
@@ -40,9 +40,9 @@ except ImportError:
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMAS = {level: REPO / "docs" / "schemas" / f"level{level}.schema.json" for level in (0, 1, 2)}
-DATA_FOLDERS = [REPO / "Data", REPO / "Tests" / "HubGeoTests" / "Fixtures" / "upstream"]
+DATA_FOLDERS = [REPO / "Data", REPO / "Tests" / "Fixtures" / "upstream"]
 
-# Upstream test fixtures (by folder/name, in Tests/HubGeoTests/Fixtures/upstream/, upstream's
+# Upstream test fixtures (by folder/name, in Tests/Fixtures/upstream/, upstream's
 # Tests/JSON/) that are meant to be invalid, and why. Every other file must be accepted.
 # Fixtures that `hubgeo validate` reports with errors about something other than a file's shape
 # stay valid for a schema: recursionA/B.level1.json (they include each other: a cycle is a

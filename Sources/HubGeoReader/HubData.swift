@@ -17,6 +17,16 @@ public struct HubData: Sendable {
     /// Where the data came from (the root file or URL as given).
     public var source: String
 
+    package init(organizations: [Organization], diagnostics: [Diagnostic], level1Files: [String], level2Files: [String],
+                 orphanLevel2Files: [String], source: String) {
+        self.organizations = organizations
+        self.diagnostics = diagnostics
+        self.level1Files = level1Files
+        self.level2Files = level2Files
+        self.orphanLevel2Files = orphanLevel2Files
+        self.source = source
+    }
+
     /// Every override that a Level 2 file applied, with its organization.
     public var appliedOverrides: [(organization: OrganizationIdentity, override: FieldOverride)] {
         organizations.flatMap { organization in organization.overrides.map { (organization.identity, $0) } }
