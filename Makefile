@@ -139,7 +139,7 @@ fuzz: deps
 # Speed and memory side by side with GDAL and the sqlite3 and spatialite CLIs (Benchmarks/run.py): start-up
 # (`hubgeo --version` against a Swift hello linked the same way, `hubgeo near` on the built-in data against the
 # sqlite3 CLI's R*Tree query; BENCH_STARTUP_RUNS runs under hyperfine); at each of BENCH_SIZES, imports and
-# exports against ogr2ogr working on GDAL's own SpatiaLite table, queries against the spatialite CLI, medians of
+# exports on each of BENCH_SHAPES of generated data against ogr2ogr working on GDAL's own SpatiaLite table, queries against the spatialite CLI, medians of
 # BENCH_RUNS runs, ratios, peak RSS; `hubgeo serve` against Datasette under wrk (BENCH_CLIENTS connections for
 # BENCH_SECONDS each); and the map at the largest size: the cluster index, /api/clusters against
 # datasette-cluster-map, both pages in headless Chromium, and `hubgeo map` pages of BENCH_MAP_SIZES organizations.
@@ -150,6 +150,8 @@ BENCH_DEBS  := gdal-bin spatialite-bin sqlite3 hyperfine binutils time python3 p
 BENCH_SIZES ?= 200000,1000000
 BENCH_RUNS  ?= 3
 BENCH_SEED  ?= 1
+# The shapes of generated data the imports and exports run on (Benchmarks/generate.py --shape).
+BENCH_SHAPES ?= clustered,towns
 BENCH_SECTIONS ?= startup,core,server,clusters,tiles
 BENCH_STARTUP_RUNS ?= 200
 BENCH_CLIENTS  ?= 16
@@ -162,7 +164,7 @@ bench: bench-deps python-tools release
 	$(SWIFT) build -c release --product hubgeo-bench
 	$(SWIFT) build -c release --product hubgeo-cluster-bench
 	python3 Benchmarks/run.py --hubgeo $(RELEASE_BIN) --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --seed $(BENCH_SEED) \
-		--sections $(BENCH_SECTIONS) --startup-runs $(BENCH_STARTUP_RUNS) --clients $(BENCH_CLIENTS) --seconds $(BENCH_SECONDS) --map-sizes $(BENCH_MAP_SIZES)
+		--shapes $(BENCH_SHAPES) --sections $(BENCH_SECTIONS) --startup-runs $(BENCH_STARTUP_RUNS) --clients $(BENCH_CLIENTS) --seconds $(BENCH_SECONDS) --map-sizes $(BENCH_MAP_SIZES)
 
 # The release hubgeo of `make install` and `make bench`. STATIC=1 (the default) links the Swift runtime and
 # Foundation in, as `make dist` does, in its own build folder (.build-dist: changing the flag in a build folder

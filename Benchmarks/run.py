@@ -4,7 +4,8 @@
   startup  `hubgeo --version` vs a Swift hello (Benchmarks/hello) built with the same Swift runtime linking
            (static or shared, read off the binary), and `hubgeo near 51.4 5.4 --km 20` on the built-in data vs
            the sqlite3 CLI running the R*Tree part of that query on the same file (hyperfine -N, medians)
-For each size N (synthetic data from generate.py, seeded), on the release build:
+For each size N (synthetic data from generate.py, seeded; the imports and exports on each of --shapes, the
+default shape `clustered` and `towns`, the rest on the default shape), on the release build:
   import   hubgeo import of the Level 1 file   vs  ogr2ogr -f SQLite -dsco SPATIALITE=YES of the GeoJSON
            then hubgeo re-imports: the same file (nothing changes), and a copy with 1 % of the
            organizations moved, each against ogr2ogr's import time
@@ -48,7 +49,7 @@ sys.path.insert(0, HERE)  # bench/ and generate.py
 
 from bench import tables  # noqa: E402
 from bench.clusters import bench_clusters  # noqa: E402
-from bench.common import ROOT, BenchError  # noqa: E402
+from bench.common import ROOT, SHAPES, BenchError  # noqa: E402
 from bench.core import bench_core, prepared  # noqa: E402
 from bench.server import bench_server  # noqa: E402
 from bench.startup import bench_startup  # noqa: E402
@@ -67,6 +68,9 @@ def parse_arguments():
     parser.add_argument("--sections", default="startup,core,server,clusters",
                         help="startup (hubgeo --version and near on the built-in data), core (import, queries, exports), "
                              "server (hubgeo serve vs Datasette), clusters (the map), tiles (vector tiles vs tippecanoe)")
+    parser.add_argument("--shapes", default=",".join(SHAPES),
+                        help="shapes of generated data for the core section's imports and exports (generate.py --shape: "
+                             "clustered, the default, which the queries and other sections use; towns)")
     parser.add_argument("--startup-runs", type=int, default=200, help="runs of each start-up command (hyperfine)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent wrk connections for the server section")
     parser.add_argument("--seconds", type=int, default=10, help="seconds of load per server")
@@ -75,6 +79,9 @@ def parse_arguments():
     parser.add_argument("--browser-deadline", type=int, default=120, help="seconds a page may take in Chromium")
     args = parser.parse_args()
     args.sections = set(args.sections.split(","))
+    args.shape_list = [shape for shape in args.shapes.split(",") if shape]
+    if not set(args.shape_list) <= set(SHAPES):
+        parser.error(f"--shapes: one or more of {', '.join(SHAPES)}")
     args.size_list = [int(size) for size in args.sizes.replace(" ", ",").split(",") if size]
     args.map_size_list = [int(size) for size in args.map_sizes.split(",") if size]
     return args
@@ -97,13 +104,15 @@ def measure(args):
     if "startup" in args.sections:
         print("bench: start-up ...", file=sys.stderr, flush=True)
         startup = bench_startup(args)
-    core_rows, export_sizes, server_rows, clusters, tile_rows = [], [], [], None, []
+    core_rows, export_sizes, database_sizes, server_rows, clusters, tile_rows = [], [], [], [], None, []
     for n in sizes if args.sections & {"core", "server", "clusters", "tiles"} else []:
         print(f"bench: {n:,} organizations ...", file=sys.stderr, flush=True)
-        if "core" in args.sections:
-            core = bench_core(n, args)
+        for shape in args.shape_list if "core" in args.sections else []:
+            print(f"bench: {n:,} organizations, {shape} ...", file=sys.stderr, flush=True)
+            core = bench_core(n, args, shape)
             core_rows += core.rows
             export_sizes += core.export_sizes
+            database_sizes += core.database_sizes
         with_clusters = "clusters" in args.sections and n == max(sizes)
         with_tiles = "tiles" in args.sections and n == max(sizes)
         if "server" in args.sections or with_clusters or with_tiles:
@@ -115,7 +124,7 @@ def measure(args):
             if with_tiles:
                 print(f"bench: vector tiles at {n:,} ...", file=sys.stderr, flush=True)
                 tile_rows += bench_tiles(n, args, data)
-    return startup, core_rows, export_sizes, server_rows, clusters, tile_rows
+    return startup, core_rows, (export_sizes, database_sizes), server_rows, clusters, tile_rows
 
 
 def main():
@@ -132,7 +141,7 @@ def main():
     if startup is not None:
         sections["startup"] = tables.startup_section(startup, args.startup_runs, today, about_machine)
     if "core" in args.sections:
-        sections["core"] = tables.core_section(core_rows, export_sizes, when, about_machine)
+        sections["core"] = tables.core_section(core_rows, *export_sizes, when, about_machine)
     if "server" in args.sections:
         sections["server"] = tables.server_section(server_rows, args.clients, args.seconds, when, about_machine)
     if clusters is not None:

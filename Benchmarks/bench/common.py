@@ -51,10 +51,21 @@ def median_of(runs, command_for_run, before=None, warmup=0):
     return statistics.median(times), max(peaks), last
 
 
-def generate(count, seed, folder):
+# The shapes of generated data (generate.py --shape): `clustered`, the default (settlements of a few
+# organizations, uniform points, numbered names, Fotobond numbers), and `towns` (towns of 20 organizations,
+# names of two words and a number, longer remarks in both orders, every link on every record).
+SHAPES = ("clustered", "towns")
+
+
+def data_folder(work, count, shape="clustered"):
+    """Where the generated data and databases of one size and shape live."""
+    return os.path.join(work, str(count) if shape == "clustered" else f"{count}-{shape}")
+
+
+def generate(count, seed, folder, shape="clustered"):
     """Synthetic data of `count` organizations in `folder` (generate.py: bench.level1.json, bench.geojson)."""
     subprocess.run([sys.executable, os.path.join(BENCHMARKS, "generate.py"), "--count", str(count), "--seed", str(seed),
-                    "--out", folder], check=True)
+                    "--shape", shape, "--out", folder], check=True)
 
 
 def remove_db(path):

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from collections import namedtuple
 
-from .common import BenchError, count_matches, degrees_for, generate, median_of, remove_db, run, sql
+from .common import BenchError, count_matches, data_folder, degrees_for, generate, median_of, remove_db, run, sql
 
 # The second, join-reading export peer: ogr2ogr writes the same properties as `hubgeo export` (id, name,
 # nickName, type, town, website, wikipedia, the English remark and its language, fotobondNumber, memberCount
@@ -24,10 +24,10 @@ PEER_EXPORT_SQL = (
 # or None when it was there already.
 Prepared = namedtuple("Prepared", "hub lat lon imported")
 
-# The measures of one size: rows of the core table (name, organizations, hubgeo's seconds, the peer's seconds,
-# the peer, hubgeo's peak RSS in MiB or None) and the exports' sizes (format, organizations, hubgeo's bytes,
-# ogr2ogr's bytes from its own table).
-Core = namedtuple("Core", "rows export_sizes")
+# The measures of one size and shape: rows of the core table (name, organizations, hubgeo's seconds, the peer's
+# seconds, the peer, hubgeo's peak RSS in MiB or None), the exports' sizes (format, organizations, shape, hubgeo's
+# bytes, ogr2ogr's bytes from its own table) and the databases' (organizations, shape, hubgeo's bytes, GDAL's bytes).
+Core = namedtuple("Core", "rows export_sizes database_sizes")
 
 
 def first_point(geojson):
@@ -41,7 +41,7 @@ def first_point(geojson):
 
 def prepared(n, args):
     """The generated files and an imported database of size n (generated and imported when missing)."""
-    folder = os.path.join(args.work, str(n))
+    folder = data_folder(args.work, n)
     level1 = os.path.join(folder, "bench.level1.json")
     geojson = os.path.join(folder, "bench.geojson")
     if not os.path.exists(geojson):
@@ -74,21 +74,26 @@ def write_changed_copy(source, target, every):
     return changed
 
 
-def bench_core(n, args):
-    """Imports, re-imports, queries (in process and end to end) and exports at size n: a Core."""
+def file_size(db):
+    """A database's size in bytes, with its -wal."""
+    return sum(os.path.getsize(db + suffix) for suffix in ("", "-wal") if os.path.exists(db + suffix))
+
+
+def bench_core(n, args, shape="clustered"):
+    """Imports, re-imports, queries (in process and end to end; the clustered shape only) and exports at size n
+    of data of `shape` (generate.py --shape): a Core. Every row of a shape other than the default names it."""
     work = args.work
-    folder = os.path.join(work, str(n))
+    folder = data_folder(work, n, shape)
     level1 = os.path.join(folder, "bench.level1.json")
     geojson = os.path.join(folder, "bench.geojson")
+    tag = "" if shape == "clustered" else f" ({shape})"
     if not os.path.exists(geojson):
-        generate(n, args.seed, folder)
+        generate(n, args.seed, folder, shape)
     hub = os.path.join(folder, "hub.sqlite")
     peer = os.path.join(folder, "peer.sqlite")
     hubgeo, bench = args.hubgeo, args.bench
     runs = args.runs
-    scan_runs = args.runs if n < 1_000_000 else 1  # a full scan of a million rows takes most of a minute
     rows = []
-    export_sizes = []
 
     # Import.
     t_hub, rss_import, _ = median_of(runs, lambda i: run([hubgeo, "import", level1, "--db", hub], work),
@@ -100,7 +105,8 @@ def bench_core(n, args):
     peer_count = int(sql(peer, "SELECT count(*) FROM peer").strip())
     if hub_count != n or peer_count != n:
         raise BenchError(f"import counts differ: hubgeo {hub_count}, ogr2ogr {peer_count}, expected {n}")
-    rows.append(("import", f"{n:,}", t_hub, t_ogr, "ogr2ogr", rss_import))
+    rows.append((f"import{tag}", f"{n:,}", t_hub, t_ogr, "ogr2ogr", rss_import))
+    database_sizes = [(n, shape, file_size(hub), file_size(peer))]
 
     # Re-imports into the database just made: the same data (nothing to write), then the data with 1 %
     # of the organizations changed (each run starts from a copy of the unchanged database). Both are
@@ -109,7 +115,7 @@ def bench_core(n, args):
                                                                stdout=subprocess.PIPE))
     if f"{n:,} unchanged".replace(",", "") not in out_same.replace(",", ""):
         raise BenchError(f"the re-import of unchanged data changed something:\n{out_same[-500:]}")
-    rows.append(("re-import, unchanged", f"{n:,}", t_same, t_ogr, "ogr2ogr import", rss_same))
+    rows.append((f"re-import, unchanged{tag}", f"{n:,}", t_same, t_ogr, "ogr2ogr import", rss_same))
     changed_level1 = os.path.join(folder, "bench-changed.level1.json")
     changed = write_changed_copy(level1, changed_level1, every=100)
     pristine = os.path.join(folder, "hub-pristine.sqlite")
@@ -119,11 +125,22 @@ def bench_core(n, args):
         before=lambda: (remove_db(hub), shutil.copyfile(pristine, hub)))
     if f"{changed} changed" not in out_changed.replace(",", ""):
         raise BenchError(f"the re-import with {changed} changed organizations reported otherwise:\n{out_changed[-500:]}")
-    rows.append(("re-import, 1 % changed", f"{n:,}", t_changed, t_ogr, "ogr2ogr import", rss_changed))
+    rows.append((f"re-import, 1 % changed{tag}", f"{n:,}", t_changed, t_ogr, "ogr2ogr import", rss_changed))
     remove_db(hub)
     shutil.copyfile(pristine, hub)
     os.remove(pristine)
 
+    if shape == "clustered":
+        rows += query_rows(n, args, hub, geojson)
+    rows_exports, export_sizes = export_rows(n, args, folder, hub, peer, shape, tag)
+    return Core(rows + rows_exports, export_sizes, database_sizes)
+
+
+def query_rows(n, args, hub, geojson):
+    """near and bbox, in process and end to end, around the first generated organization."""
+    work, hubgeo, bench, runs = args.work, args.hubgeo, args.bench, args.runs
+    scan_runs = args.runs if n < 1_000_000 else 1  # a full scan of a million rows takes most of a minute
+    rows = []
     # Queries around the first generated organization (in a cluster) and a box around it.
     lat, lon = first_point(geojson)
     for km in (20, 200):
@@ -174,7 +191,13 @@ def bench_core(n, args):
     if sorted(out.split()) != hub_ids:
         raise BenchError(f"bbox: hubgeo found {len(hub_ids)}, spatialite {len(out.split())}")
     rows.append(("hubgeo bbox, end to end", f"{n:,}", t_cli, t_sl, "spatialite CLI", rss_bbox))
+    return rows
 
+
+def export_rows(n, args, folder, hub, peer, shape, tag):
+    """Exports of everything, GeoJSON and KML, against ogr2ogr: (rows, export sizes)."""
+    work, hubgeo, runs = args.work, args.hubgeo, args.runs
+    rows, export_sizes = [], []
     # Exports of everything. The headline peer is a GDAL user's: ogr2ogr from GDAL's own table (the
     # import above: one table with the properties inline), the same organizations and properties.
     # A second row has ogr2ogr read hubgeo's database through a join (PEER_EXPORT_SQL), for what it is.
@@ -192,10 +215,10 @@ def bench_core(n, args):
         if counts != [n, n, n]:
             raise BenchError(f"export {fmt}: hubgeo wrote {counts[0]} features, ogr2ogr {counts[1]} (own table) and "
                              f"{counts[2]} (hubgeo's database), expected {n}")
-        export_sizes.append((fmt, n, os.path.getsize(mine), os.path.getsize(theirs)))
-        rows.append((f"export {fmt}", f"{n:,}", t_hub, t_ogr, "ogr2ogr from its own table", rss_export))
-        rows.append((f"export {fmt}, peer reading hubgeo's database", f"{n:,}", t_hub, t_join,
+        export_sizes.append((fmt, n, shape, os.path.getsize(mine), os.path.getsize(theirs)))
+        rows.append((f"export {fmt}{tag}", f"{n:,}", t_hub, t_ogr, "ogr2ogr from its own table", rss_export))
+        rows.append((f"export {fmt}, peer reading hubgeo's database{tag}", f"{n:,}", t_hub, t_join,
                      "ogr2ogr through a join", rss_export))
         for path in (mine, theirs, joined):
             os.remove(path)
-    return Core(rows, export_sizes)
+    return rows, export_sizes

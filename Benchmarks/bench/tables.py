@@ -66,7 +66,7 @@ def startup_section(startup, startup_runs, today, about_machine):
         "(the box around the circle, the organizations' columns), without the exact distances.\n\n" + "\n".join(lines))
 
 
-def core_section(rows, export_sizes, when, about_machine):
+def core_section(rows, export_sizes, database_sizes, when, about_machine):
     header = "| measure | organizations | hubgeo | peer | peer time | hubgeo ÷ peer | target | hubgeo peak RSS |"
     lines = [header, "|---|---:|---:|---|---:|---:|---:|---:|"]
     for name, n, mine, theirs, peer, rss in rows:
@@ -74,8 +74,13 @@ def core_section(rows, export_sizes, when, about_machine):
         ratio_text = f"{ratio:.2f}" if ratio >= 0.01 else f"1/{1 / ratio:,.0f}"
         lines.append(f"| {name} | {n} | {seconds(mine)} | {peer} | {seconds(theirs)} | {ratio_text} | "
                      f"{target_text(name, ratio)} | {'' if rss is None else f'{rss:.0f} MiB'} |")
-    sizes_text = "; ".join(f"{fmt} at {n:,}: hubgeo {mine / 1e6:.1f} MB, ogr2ogr {theirs / 1e6:.1f} MB"
-                           for fmt, n, mine, theirs in export_sizes)
+    def shape_text(shape):
+        return "" if shape == "clustered" else f" ({shape})"
+    sizes_text = "; ".join(f"{fmt} at {n:,}{shape_text(shape)}: hubgeo {mine / 1e6:.1f} MB, ogr2ogr {theirs / 1e6:.1f} MB"
+                           for fmt, n, shape, mine, theirs in export_sizes)
+    database_text = "; ".join(f"at {n:,}{shape_text(shape)}: hubgeo {mine / 1e6:.1f} MB, GDAL {theirs / 1e6:.1f} MB "
+                              f"({mine / theirs:.2f}×, target ≤ 1.5 {'met' if mine <= 1.5 * theirs else 'missed'})"
+                              for n, shape, mine, theirs in database_sizes)
     return (
         when + " (The full scans at 1,000,000: one run.)\n"
         "Ratios below 1 mean hubgeo takes less time. The peer of imports and exports is a GDAL user's: ogr2ogr\n"
@@ -86,7 +91,13 @@ def core_section(rows, export_sizes, when, about_machine):
         "query against the fastest full scan of the same database: one SELECT of id, latitude and longitude, a\n"
         "haversine test in Swift, exact distances for the survivors); end-to-end rows time a process from start\n"
         "to exit. Every pair was checked to return the same organizations (queries) or the same number (imports,\n"
-        f"exports). Export sizes: {sizes_text}.\n\n" + about_machine + "\n\n" + "\n".join(lines))
+        "exports). Two shapes of generated data (Benchmarks/generate.py): rows without a shape are the default,\n"
+        "`clustered` (settlements of a few organizations, a quarter scattered, numbered names, short remarks, Fotobond\n"
+        "numbers); rows marked (towns) are `--shape towns` (towns of 20 organizations, names of two words and a number,\n"
+        "longer remarks in English and Dutch in both orders, a website, Wikipedia link and Level 2 URL on every record,\n"
+        "no Fotobond numbers).\n"
+        f"Export sizes: {sizes_text}.\nDatabase sizes after a new import: {database_text}.\n\n"
+        + about_machine + "\n\n" + "\n".join(lines))
 
 
 def server_section(rows, clients, load_seconds, when, about_machine):

@@ -79,13 +79,11 @@ extension OrganizationReading where Self: ~Copyable {
     /// Per item of `index` (built from this database's row ids), how many of its organizations
     /// are museums: one pass over the organizations' types, one over the index.
     package func museumCounts(of index: ClusterIndex) throws -> [UInt32] {
-        let museumIDs: [Bool] = try database.read { db in
-            let largest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM organization") ?? 0
-            var museums = [Bool](repeating: false, count: Int(max(0, largest)) + 1)
-            let cursor = try Int64.fetchCursor(db, sql: "SELECT id FROM organization WHERE type = 'museum'")
-            while let id = try cursor.next() { if id >= 0 && id <= largest { museums[Int(id)] = true } }
-            return museums
+        // A set, not an array indexed by row id: a row id can be as large as SQLite allows (a
+        // database edited by hand), and an array that long does not fit in memory.
+        let museumIDs: Set<Int64> = try database.read { db in
+            Set(try Int64.fetchAll(db, sql: "SELECT id FROM organization WHERE type = 'museum'"))
         }
-        return index.nodeCounts { id in id >= 0 && id < museumIDs.count && museumIDs[Int(id)] }
+        return index.nodeCounts { id in museumIDs.contains(id) }
     }
 }
