@@ -76,10 +76,13 @@ public struct ClusterIndex: Sendable {
         self.storage = storage
     }
 
+    /// The parameters the index was built with.
     public var options: ClusterOptions { storage.options }
+    /// The number of organizations indexed.
     public var organizationCount: Int { storage.organizationCount }
     /// The number of locations: organizations alone and co-located groups.
     public var locationCount: Int { storage.groupCount }
+    /// The number of clusters over all zooms.
     public var clusterCount: Int { storage.clusterCount }
     /// The lowest zoom at which every item is a location; views at higher zooms show the same.
     public var separationZoom: Int { storage.separationZoom }

@@ -9,6 +9,7 @@ public enum OrganizationLookupError: LocalizedError, Equatable, Sendable {
     case noMatch(String)
     case ambiguous(String, candidates: [String])
 
+    /// The error in words.
     public var errorDescription: String? {
         switch self {
         case .noMatch(let name):

@@ -24,6 +24,7 @@ public enum StoreError: LocalizedError, Equatable, Sendable {
     /// never written (its tables may mean something this hubgeo does not know); queries still read it.
     case newerDatabase(path: String, migrations: [String])
 
+    /// The error in words, naming the file.
     public var errorDescription: String? {
         switch self {
         case .spatialiteUnavailable(let reason):

@@ -34,10 +34,12 @@ public final class GeoJSONWriter: OrganizationWriter {
     /// The number of features written so far.
     public var featureCount: Int { count }
 
+    /// Starts the FeatureCollection.
     public func begin() throws {
         buffer.append(pretty ? "{\n  \"type\": \"FeatureCollection\",\n  \"features\": [" : "{\"type\":\"FeatureCollection\",\"features\":[")
     }
 
+    /// Writes `match` as one Feature.
     public func write(_ match: PlaceMatch) throws {
         record.fill(match, language: language)
         try write(record)
@@ -56,6 +58,7 @@ public final class GeoJSONWriter: OrganizationWriter {
         if buffer.count >= ExportSinks.chunkSize { try flush() }
     }
 
+    /// Ends the FeatureCollection and hands the rest to the sink.
     public func finish() throws {
         buffer.append(pretty ? (count > 0 ? "\n  ]" : "]") : (count > 0 ? "\n]" : "]"))
         if count > 0 {

@@ -14,12 +14,15 @@ public final class OrganizationJSONWriter {
     private let buffer = UTF8Buffer()
     private var count = 0
 
+    /// A writer to `sink`.
     public init(sink: ExportSink) {
         self.sink = sink
     }
 
+    /// The number of organizations written so far.
     public var organizationCount: Int { count }
 
+    /// Starts the array.
     public func begin() throws {
         buffer.append("[")
     }
@@ -34,7 +37,7 @@ public final class OrganizationJSONWriter {
     }
 
     /// One organization as a JSON object of its own, as `show --format json` prints it.
-    public static func object(_ organization: Organization, distanceMeters: Double? = nil, localized: LocalizedPlace?) -> String {
+    package static func object(_ organization: Organization, distanceMeters: Double? = nil, localized: LocalizedPlace?) -> String {
         let sink = StringSink()
         let writer = OrganizationJSONWriter(sink: sink)
         writer.appendObject(organization, distanceMeters: distanceMeters, localized: localized, indent: "")
@@ -147,11 +150,13 @@ public final class OrganizationJSONWriter {
         buffer.append("}")
     }
 
+    /// Ends the array and hands the rest to the sink.
     public func finish() throws {
         buffer.append(count > 0 ? "\n]\n" : "\n\n]\n")
         try flush()
     }
 
+    /// Hands what is buffered to the sink.
     public func flush() throws {
         guard buffer.count > 0 else { return }
         try buffer.withBytes { try sink.write(bytes: $0) }

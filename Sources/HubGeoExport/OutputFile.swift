@@ -123,10 +123,12 @@ public final class OutputFile: ExportSink {
         abandon()
     }
 
+    /// Writes `text` (UTF-8).
     public func write(_ text: String) throws {
         try sink.write(text)
     }
 
+    /// Writes the bytes.
     public func write(bytes: UnsafeRawBufferPointer) throws {
         try sink.write(bytes: bytes)
     }

@@ -45,6 +45,7 @@ public enum GeocodeError: LocalizedError, Equatable, Sendable {
         }
     }
 
+    /// The error in words.
     public var errorDescription: String? {
         switch self {
         case .blocked(let url, let message):

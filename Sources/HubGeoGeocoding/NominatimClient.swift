@@ -19,6 +19,7 @@ import HubGeoModel
 ///
 /// Not thread-safe (it owns a ``CurlClient``); use it from one thread.
 public final class NominatimClient {
+    /// The server and its settings.
     public let configuration: NominatimConfiguration
     /// HTTP requests sent so far, retries included.
     public private(set) var requestCount = 0
@@ -29,6 +30,7 @@ public final class NominatimClient {
     private let limiter: RateLimiter
     private let clock: any GeocodeClock
 
+    /// A client of the server `configuration` names; `clock` paces the requests.
     public init(configuration: NominatimConfiguration, clock: any GeocodeClock = SystemClock()) {
         self.configuration = configuration
         self.clock = clock
@@ -42,7 +44,7 @@ public final class NominatimClient {
     /// `{endpoint}/reverse?lat&lon&format=jsonv2&zoom&addressdetails=1[&namedetails=1][&accept-language][&email]`.
     /// A nil `language` sends none: Nominatim then answers with the local `name` tags. A nil
     /// `zoom` is the configured one.
-    public func url(for point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) -> URL {
+    package func url(for point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) -> URL {
         var components = URLComponents(url: configuration.endpoint, resolvingAgainstBaseURL: false)!
         var path = components.path
         while path.hasSuffix("/") { path.removeLast() }
@@ -64,16 +66,16 @@ public final class NominatimClient {
     }
 
     /// A successful lookup: the parsed answer and the raw body.
-    public struct Answer: Sendable {
-        public var result: ReverseGeocodeResult
-        public var body: Data
-        public var url: URL
+    package struct Answer: Sendable {
+        package var result: ReverseGeocodeResult
+        package var body: Data
+        package var url: URL
     }
 
     /// One reverse lookup, with pacing and retries. Throws ``GeocodeError``; never crashes on
     /// network faults or odd bodies. A nil `language`: the places' local names. A nil `zoom`:
     /// the configured one (a lower one asks for a coarser object: 3 the country, 10 the city).
-    public func reverse(_ point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) throws(GeocodeError) -> Answer {
+    package func reverse(_ point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) throws(GeocodeError) -> Answer {
         let url = url(for: point, language: language, nameDetails: nameDetails, zoom: zoom)
         var attempt = 0
         while true {

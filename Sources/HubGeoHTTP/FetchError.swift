@@ -56,6 +56,7 @@ public enum FetchError: LocalizedError, Equatable, Sendable {
         }
     }
 
+    /// The error in words, naming the URL.
     public var errorDescription: String? {
         // Every URL without its user and password (see URLRedaction).
         let url = URLRedaction.redacted(url)

@@ -16,6 +16,7 @@ public struct HubLoader: Sendable {
     /// Follow include URLs as written (``Level1TreeWalker/followsIncludeURLs``).
     public var followsIncludeURLs = false
 
+    /// A loader that reads documents with `reader`, following include URLs as written when `followsIncludeURLs`.
     public init(reader: DocumentReader, followsIncludeURLs: Bool = false) {
         self.reader = reader
         self.followsIncludeURLs = followsIncludeURLs

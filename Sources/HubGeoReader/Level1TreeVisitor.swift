@@ -6,10 +6,14 @@ import HubGeoModel
 /// Where an organization is declared: its Level 1 file, the JSON path of its entry and the
 /// line of the entry's first member (when known).
 public struct Level1Place: Hashable, Sendable, CustomStringConvertible {
+    /// The Level 1 file.
     public var file: DocumentLocation
+    /// The JSON path of the organization's entry.
     public var jsonPath: String
+    /// The line of the entry's first member, when known.
     public var line: Int?
 
+    /// The place at `file`, `jsonPath` and `line`.
     public init(file: DocumentLocation, jsonPath: String, line: Int?) {
         self.file = file
         self.jsonPath = jsonPath

@@ -17,6 +17,7 @@ public enum LoadError: LocalizedError, Equatable, Sendable {
     /// Every organization of the tree was skipped; `problems` says why (one line each).
     case noUsableOrganizations(root: String, problems: [String])
 
+    /// The error in words, naming the file.
     public var errorDescription: String? {
         switch self {
         case .unreadable(let file, let reason):
@@ -68,7 +69,7 @@ public enum LoadError: LocalizedError, Equatable, Sendable {
 }
 
 /// Which level of the Photo Club Hub data a file holds.
-public enum DocumentKind: String, Sendable, Codable, CaseIterable {
+package enum DocumentKind: String, Sendable, Codable, CaseIterable {
     /// Shared lists: expertises and languages (`*.level0.json`).
     case level0
     /// Organizations and includes (`*.level1.json`).
@@ -77,7 +78,7 @@ public enum DocumentKind: String, Sendable, Codable, CaseIterable {
     case level2
 
     /// The kind a file name says (`x.level1.json`), nil when it says none.
-    public init?(fileName: String) {
+    package init?(fileName: String) {
         let lower = fileName.lowercased()
         guard let kind = Self.allCases.first(where: { lower.hasSuffix(".\($0.rawValue).json") }) else { return nil }
         self = kind

@@ -19,14 +19,18 @@ public enum TileValue: Hashable, Sendable {
 
 /// A named property of a feature.
 public struct TileProperty: Sendable, Equatable {
+    /// The property's name.
     public var name: String
+    /// The property's value.
     public var value: TileValue
 
+    /// A property `name` of `value`.
     public init(_ name: String, _ value: TileValue) {
         self.name = name
         self.value = value
     }
 
+    /// A property `name` of the string `text`.
     public init(_ name: String, _ text: String) {
         self.init(name, .string(text))
     }

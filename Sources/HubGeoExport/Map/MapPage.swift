@@ -27,9 +27,12 @@ public struct MapPage: Sendable {
         case server(languages: [String], extent: [Double]?, featureCap: Int)
     }
 
+    /// Where the page takes its organizations from.
     public var source: Source
+    /// The page's title.
     public var title: String
 
+    /// A page of the organizations of `source`, titled `title`.
     public init(source: Source, title: String = "Photo Club Hub: clubs and museums") {
         self.source = source
         self.title = title

@@ -53,8 +53,10 @@ public enum DiagnosticRule: String, Sendable, Codable, CaseIterable, Comparable 
     case townMismatch = "town-mismatch"
     case townNowhere = "town-nowhere"
 
+    /// The rule's stable id, its raw value.
     public var id: String { rawValue }
 
+    /// Orders by id.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The severity `validate` gives it (a few rules are reported at another severity where

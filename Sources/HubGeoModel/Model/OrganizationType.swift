@@ -4,12 +4,13 @@ public enum OrganizationType: String, Sendable, Codable, CaseIterable, Comparabl
     case museum
 
     /// The Level 1 array that holds organizations of this type.
-    public var level1ArrayName: String {
+    package var level1ArrayName: String {
         switch self {
         case .club: "clubs"
         case .museum: "museums"
         }
     }
 
+    /// Orders by raw value: clubs before museums.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
