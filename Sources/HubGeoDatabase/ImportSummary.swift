@@ -13,7 +13,7 @@ public struct ImportSummary: Sendable {
     /// are reported as a probable rename.
     package static let renameDistanceMeters = 1_000.0
 
-    /// The organizations added, changed and removed (the first ``listLimit`` of each, sorted).
+    /// The organizations added, changed and removed (the first `listLimit` of each, sorted).
     public var added: [OrganizationIdentity] = []
     /// The organizations changed (the first 10,000, sorted).
     public var changed: [OrganizationIdentity] = []
@@ -30,7 +30,7 @@ public struct ImportSummary: Sendable {
     /// The number of organizations in the database after the import.
     public var total = 0
     /// Removals and additions that look like one organization whose identity (town + full name)
-    /// was edited: the same full name or nickname, within ``renameDistanceMeters``.
+    /// was edited: the same full name or nickname, within `renameDistanceMeters`.
     public var probableRenames: [ProbableRename] = []
     /// What the import rewrote because it could not read it (a damaged database): rows whose
     /// values are not what hubgeo writes, a stored cluster index that did not load.

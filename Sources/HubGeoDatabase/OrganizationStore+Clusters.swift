@@ -26,7 +26,7 @@ public struct MapClusters: Sendable {
 
     /// What a map shows of an organization before it is opened.
     public struct Organization: Sendable, Equatable {
-        /// The organization's stable id (``HubGeoModel/Organization/stableID``).
+        /// The organization's stable id (``HubGeo/Organization/stableID``).
         public var stableID: String
         /// Its full name.
         public var name: String

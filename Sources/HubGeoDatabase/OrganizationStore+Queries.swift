@@ -119,7 +119,7 @@ extension OrganizationReading where Self: ~Copyable {
     }
 
     /// Counts, extent, source and time of the last import: one row, the last import's
-    /// (``ImportStatistics``), whatever the number of organizations. A database whose last
+    /// (`ImportStatistics`), whatever the number of organizations. A database whose last
     /// import recorded no counts (an older hubgeo's, until the next import) is scanned.
     public func statistics() throws -> StoreStatistics {
         try database.read { db in

@@ -79,7 +79,10 @@ package struct ExportProperties: Sendable, Equatable {
 
 /// An exporter: `begin`, then `write` once per organization, then `finish`.
 public protocol OrganizationWriter: AnyObject {
+    /// Starts the output.
     func begin() throws
+    /// Writes one organization.
     func write(_ match: PlaceMatch) throws
+    /// Ends the output.
     func finish() throws
 }

@@ -9,8 +9,9 @@ import HubGeoJSON
 import HubGeoModel
 
 /// Where an exporter writes its text, piece by piece: the writers hand over UTF-8 bytes in
-/// pieces of about ``ExportSinks/chunkSize``.
+/// pieces of about `ExportSinks/chunkSize`.
 public protocol ExportSink: AnyObject {
+    /// Writes `text` (UTF-8).
     func write(_ text: String) throws
     /// Writes UTF-8 bytes. The default implementation decodes them and calls `write(_:)`.
     func write(bytes: UnsafeRawBufferPointer) throws

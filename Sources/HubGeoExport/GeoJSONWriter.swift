@@ -4,7 +4,7 @@ import HubGeoModel
 /// Writes organizations as an RFC 7946 GeoJSON `FeatureCollection`, one feature at a time.
 ///
 /// Each feature has the organization's stable id, a Point `[longitude, latitude]` (7 decimals
-/// at most) and the ``ExportProperties``. The collection's `bbox` (west, south, east, north of
+/// at most) and the `ExportProperties`. The collection's `bbox` (west, south, east, north of
 /// the points as written) comes after `features`, which RFC 7946 allows, so that nothing has
 /// to be held back while streaming; an empty collection has none. No `crs` member.
 ///
@@ -24,7 +24,7 @@ public final class GeoJSONWriter: OrganizationWriter {
     /// The language that picks the remark.
     var remarkLanguage: String? { language }
 
-    /// `language` picks the remark (see ``ExportProperties``).
+    /// `language` picks the remark (see `ExportProperties`).
     public init(sink: ExportSink, language: String? = nil, pretty: Bool = false) {
         self.sink = sink
         self.language = language

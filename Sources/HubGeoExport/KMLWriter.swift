@@ -9,7 +9,7 @@ import HubGeoModel
 /// arrives: give the organizations grouped by type (as `hubgeo export` does) to get one folder
 /// each. A `Placemark` has the full name as `name` (nicknames are often identifiers such as
 /// "fgWaalre"), an HTML `description` (town, country, website, remark), a `styleUrl`,
-/// `ExtendedData` with the ``ExportProperties`` and a `Point` written as `lon,lat`.
+/// `ExtendedData` with the `ExportProperties` and a `Point` written as `lon,lat`.
 /// Elements come in the order the OGC schema requires; all text is escaped (no CDATA).
 /// The text is built as UTF-8 bytes in one reusable buffer and handed to the sink in large
 /// pieces; ``finish()`` hands over the rest.
@@ -36,7 +36,7 @@ public final class KMLWriter: OrganizationWriter {
     /// The language that picks the remark.
     var remarkLanguage: String? { language }
 
-    /// `language` picks the remark (see ``ExportProperties``).
+    /// `language` picks the remark (see `ExportProperties`).
     public init(sink: ExportSink, language: String? = nil, pretty: Bool = false, documentName: String = "Photo Club Hub") {
         self.sink = sink
         self.language = language

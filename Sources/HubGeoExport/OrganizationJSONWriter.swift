@@ -8,7 +8,7 @@ import HubGeoModel
 /// query had a centre, the language and cached localized place when asked. The bytes are those of
 /// Foundation's pretty `JSONEncoder` with sorted keys and unescaped slashes, built in a reusable
 /// byte buffer: a query's results stream as an array, one organization at a time, handed to the
-/// sink in large pieces; `show` writes one object (``object(_:distanceMeters:localized:)``).
+/// sink in large pieces; `show` writes one object (`object(_:distanceMeters:localized:)`).
 public final class OrganizationJSONWriter {
     private let sink: ExportSink
     private let buffer = UTF8Buffer()

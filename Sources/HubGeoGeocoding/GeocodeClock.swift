@@ -14,11 +14,11 @@ public protocol GeocodeClock: Sendable {
     /// Monotonic seconds.
     func now() -> TimeInterval
     /// Blocks the calling thread for `seconds` (the system clock: less once the process is
-    /// interrupted, see ``Interruption``).
+    /// interrupted, see `Interruption`).
     func sleep(_ seconds: TimeInterval)
 }
 
-/// `CLOCK_MONOTONIC` and a real sleep, which ends early on SIGINT or SIGTERM (``Interruption``).
+/// `CLOCK_MONOTONIC` and a real sleep, which ends early on SIGINT or SIGTERM (`Interruption`).
 public struct SystemClock: GeocodeClock {
     /// The system's clock.
     public init() {}

@@ -9,7 +9,7 @@ import HubGeoModel
 /// interrupted run resumes where it stopped.
 ///
 /// Work is per distinct (rounded) coordinate, so organizations sharing a point cost one lookup;
-/// each point goes through the shared cached step (``CachedReverseGeocoder``), whose request
+/// each point goes through the shared cached step (`CachedReverseGeocoder`), whose request
 /// economy fills further languages without a request wherever the answer is certain to equal
 /// asking: about one request per distinct point, plus one per country, plus one per point
 /// whose returned object is not its town.
@@ -71,7 +71,7 @@ public final class Localizer {
         public var progress: Progress
         /// The error that stopped the batch early (403, 429, budget, ...), if any.
         public var stoppedBy: GeocodeError?
-        /// True when `shouldStop` or ``Interruption`` (Ctrl-C, SIGTERM) ended the run.
+        /// True when `shouldStop` or `Interruption` (Ctrl-C, SIGTERM) ended the run.
         public var interrupted = false
         /// The last failure of a place that did not stop the batch, for the message.
         public var lastFailure: GeocodeError?
@@ -98,7 +98,7 @@ public final class Localizer {
     /// the batch stops instead of spending minutes on every remaining place.
     static let unansweredPlacesBeforeStopping = CachedReverseGeocoder.unansweredPlacesBeforeStopping
 
-    /// Runs the batch. `progress` is called after each point; `shouldStop` and ``Interruption``
+    /// Runs the batch. `progress` is called after each point; `shouldStop` and `Interruption`
     /// (SIGINT, SIGTERM) are checked before each request and point. Store errors are thrown; geocoding errors end up in the summary.
     public func run(_ options: Options, progress report: (Progress) -> Void = { _ in },
                     shouldStop: () -> Bool = { false }) throws -> Summary {

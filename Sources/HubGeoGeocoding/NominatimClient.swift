@@ -4,7 +4,7 @@ import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
 
-/// Reverse geocoding against one Nominatim server over ``CurlClient`` (libcurl): one connection,
+/// Reverse geocoding against one Nominatim server over `CurlClient` (libcurl): one connection,
 /// one request at a time, each starting at least ``NominatimConfiguration/minimumInterval``
 /// after the previous one ended. That holds for every request that goes out, and each is
 /// counted: retries, redirects, and the resend libcurl makes on a fresh connection when the
@@ -14,10 +14,10 @@ import HubGeoModel
 /// out `Retry-After` (capped by ``NominatimConfiguration/maxRetryAfter``) and retry; other 5xx,
 /// timeouts and broken connections retry with exponential backoff, at most
 /// ``NominatimConfiguration/maxRetries`` times; 403, 400 and other statuses fail at once.
-/// SIGINT or SIGTERM (``Interruption``) cut any wait short and stop with
+/// SIGINT or SIGTERM (`Interruption`) cut any wait short and stop with
 /// ``GeocodeError/interrupted``: no request goes out after them, no retry.
 ///
-/// Not thread-safe (it owns a ``CurlClient``); use it from one thread.
+/// Not thread-safe (it owns a `CurlClient`); use it from one thread.
 public final class NominatimClient {
     /// The server and its settings.
     public let configuration: NominatimConfiguration

@@ -25,8 +25,8 @@ import HubGeoReader
 /// writes are part of the same transaction (or staged database): the cache and the organizations
 /// always hold the same import.
 ///
-/// SIGINT or SIGTERM (``Interruption``, once the signal handlers are installed) stop an import as
-/// a failure does: no further request, the database as it was, ``Interrupted`` thrown (or the
+/// SIGINT or SIGTERM (`Interruption`, once the signal handlers are installed) stop an import as
+/// a failure does: no further request, the database as it was, `Interrupted` thrown (or the
 /// error of the fetch the signal cut short).
 public struct Importer: Sendable {
     /// The reader of the tree's documents.
@@ -36,7 +36,7 @@ public struct Importer: Sendable {
     /// Follow include URLs as written (``Level1TreeWalker/followsIncludeURLs``).
     public var followsIncludeURLs = false
 
-    /// An importer that reads documents with `reader` (``HubGeoReader/DocumentReader/standard`` for files, the built-in data and http(s)).
+    /// An importer that reads documents with `reader` (``DocumentReader/standard`` for files, the built-in data and http(s)).
     public init(reader: DocumentReader) {
         self.reader = reader
         self.remote = nil

@@ -14,8 +14,8 @@ import HubGeoModel
 /// folder (or URL prefix): a remote tree never makes hubgeo fetch another host. An include of any
 /// other name is skipped with a warning (the app skips it too). An include cycle and a missing
 /// include are problems; the first declaration of an identity is kept and a later one is reported. Records are decoded
-/// straight from the bytes (``Level1Stream``); a document the streaming reader cannot vouch for
-/// is parsed whole (``Level1Document``), with the same results.
+/// straight from the bytes (`Level1Stream`); a document the streaming reader cannot vouch for
+/// is parsed whole (`Level1Document`), with the same results.
 public struct Level1TreeWalker: Sendable {
     /// The reader of the tree's documents.
     public let reader: DocumentReader

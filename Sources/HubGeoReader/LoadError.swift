@@ -6,13 +6,19 @@ import HubGeoModel
 /// A problem that stops an import as a whole: the data set would be incomplete otherwise.
 /// Nothing is written to the database when one occurs.
 public enum LoadError: LocalizedError, Equatable, Sendable {
+    /// The file at `file` cannot be read, for `reason`.
     case unreadable(file: String, reason: String)
+    /// The file at `file` is not valid JSON: `reason` at `line` and `column`.
     case malformedJSON(file: String, line: Int, column: Int, reason: String)
+    /// The document at `file` is not what its level allows at `jsonPath`: `reason`, a finding of `rule`.
     case invalidDocument(file: String, jsonPath: String, reason: String, rule: DiagnosticRule = .wrongType)
+    /// The includes form a cycle: `chain`, from the root.
     case includeCycle(chain: [String])
+    /// The file `include`, included from `includedFrom` at `jsonPath`, does not exist.
     case missingInclude(include: String, includedFrom: String, jsonPath: String)
     /// Following `include` would make the include chain that starts at `root` longer than `limit` documents.
     case includeTooDeep(root: String, limit: Int, include: String, includedFrom: String, jsonPath: String)
+    /// The tree at `root` holds no club or museum.
     case noOrganizations(root: String)
     /// Every organization of the tree was skipped; `problems` says why (one line each).
     case noUsableOrganizations(root: String, problems: [String])

@@ -1,8 +1,11 @@
 /// The value of a feature's property in a vector tile (MVT `Value`: a string, an unsigned
 /// integer or a double; the other kinds are not needed here).
 public enum TileValue: Hashable, Sendable {
+    /// A string.
     case string(String)
+    /// An unsigned integer.
     case unsigned(UInt64)
+    /// A double.
     case double(Double)
 
     /// The protocol buffers `Value` message.

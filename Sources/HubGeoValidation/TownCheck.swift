@@ -10,7 +10,7 @@ import HubGeoReader
 ///
 /// Each distinct point is reverse geocoded once, without `accept-language`, so that Nominatim
 /// answers with the local names that Level 1 files use ("Den Haag", "Bruxelles - Brussel");
-/// that answer is cached under the language ``localNames``. Answers already cached for the point
+/// that answer is cached under the language `localNames`. Answers already cached for the point
 /// in other languages (by `hubgeo localize`) count too, so translations match as well.
 ///
 /// The declared town matches when it equals, ignoring case, accents, spaces and punctuation,

@@ -3,7 +3,9 @@
 public struct Diagnostic: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     /// How bad a finding is.
     public enum Severity: String, Sendable, Codable, Comparable {
+        /// An error: `validate` fails.
         case error
+        /// A warning: `validate` fails only with `--strict`.
         case warning
 
         /// Errors come before warnings.

@@ -2,8 +2,11 @@ import Foundation
 
 /// Where a Photo Club Hub file lives: on disk, on a web server, or inside hubgeo itself.
 public enum DocumentLocation: Hashable, Sendable, CustomStringConvertible {
+    /// A file on disk (a `file:` URL).
     case file(URL)
+    /// An http(s) URL.
     case remote(URL)
+    /// A file of the data built into hubgeo, by name.
     case embedded(String)
 
     /// Interprets a command-line argument: an http(s) URL, or a path (file or directory).

@@ -1,6 +1,8 @@
 /// What kind of organization a record describes; Level 1 files keep them in separate arrays.
 public enum OrganizationType: String, Sendable, Codable, CaseIterable, Comparable {
+    /// A photo club.
     case club
+    /// A photo museum.
     case museum
 
     /// The Level 1 array that holds organizations of this type.

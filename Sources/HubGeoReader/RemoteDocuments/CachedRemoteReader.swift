@@ -11,7 +11,7 @@ import HubGeoModel
 /// limits (http and https only, size cap, redirect cap, time limits).
 ///
 /// The cache lives in the database of an import; the import opens a
-/// ``RemoteDocumentSession`` on it for one load (``session(cache:now:)``), so the cache changes
+/// `RemoteDocumentSession` on it for one load (`session(cache:now:)`), so the cache changes
 /// with the organizations or not at all.
 public final class CachedRemoteReader: Sendable {
     /// When a cached document is used without asking the server.
