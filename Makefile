@@ -16,7 +16,7 @@ TEST_DEBS    := python3 python3-pip python3-venv gdal-bin libxml2-utils time sql
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps check-inside check-links check-js test-deps bench-deps dist-deps kml-schema python-tools build run test test-asan test-integration nominatim-start \
+.PHONY: all deps check-inside check-links check-js docs test-deps bench-deps dist-deps kml-schema python-tools build run test test-asan test-integration nominatim-start \
 	nominatim-stop nominatim-status nominatim-clean fuzz bench release manual-tool install uninstall dist dist-test \
 	clean
 
@@ -86,6 +86,13 @@ check-js: test-deps
 test: test-deps check-js check-inside check-links kml-schema python-tools
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip HubGeoIntegrationTests
+
+# The library's API documentation (DocC, swift-docc-plugin): the catalog Sources/HubGeo/HubGeo.docc and
+# every public declaration of the targets HubGeo re-exports, as one module, in .build-docs/HubGeo.doccarchive
+# (scripts/check-docs.py). Fails on any DocC warning and on a public declaration without a doc comment.
+DOCS_DIR ?= .build-docs
+docs: deps
+	@python3 scripts/check-docs.py --swift $(SWIFT) --output $(DOCS_DIR)
 
 # The loaders of what hubgeo reads from disk under AddressSanitizer, in their own build folder: the
 # cluster index blob (HubGeoClustersTests), the database's rows (DamagedRowDecodingTests) and the JSON
@@ -229,4 +236,4 @@ dist-test: dist
 	bash Tests/Dist/dist-test.sh "dist/hubgeo-$$($(DIST_SCRATCH)/release/hubgeo --version)-linux-$$(uname -m).tar.gz"
 
 clean:
-	rm -rf .build $(DIST_SCRATCH) dist
+	rm -rf .build $(DIST_SCRATCH) $(DOCS_DIR) dist

@@ -23,7 +23,7 @@
 /// pixels (Leaflet.markercluster's default radius is 80 pixels, supercluster's Leaflet demo
 /// uses 60 on 256). Zoom 0 is the lowest level.
 ///
-/// **How it is built.** See ``ClusterBuilder``: the levels are the same as supercluster's, but a
+/// **How it is built.** See `ClusterBuilder`: the levels are the same as supercluster's, but a
 /// level only visits the items that can take part in a cluster there (found from nearest-neighbour
 /// distances), so the many high zooms where only a few close pairs merge cost little; the
 /// searches, sorts and zoom bands are spread over the processors, with the same result for any
@@ -42,7 +42,7 @@
 /// within three times the items of its lowest zoom, so the high zooms, which differ little,
 /// share one tree (a view scans at most three entries per item it returns), and the low zooms,
 /// with few items, have small trees of their own. The arrays serialize as they are
-/// (``serialized()``), and loading one (``init(serialized:)``) checks and maps them without
+/// (`serialized()`), and loading one (`init(serialized:)`) checks and maps them without
 /// building anything.
 public struct ClusterIndex: Sendable {
     let storage: ClusterStorage
@@ -76,10 +76,13 @@ public struct ClusterIndex: Sendable {
         self.storage = storage
     }
 
+    /// The parameters the index was built with.
     public var options: ClusterOptions { storage.options }
+    /// The number of organizations indexed.
     public var organizationCount: Int { storage.organizationCount }
     /// The number of locations: organizations alone and co-located groups.
     public var locationCount: Int { storage.groupCount }
+    /// The number of clusters over all zooms.
     public var clusterCount: Int { storage.clusterCount }
     /// The lowest zoom at which every item is a location; views at higher zooms show the same.
     public var separationZoom: Int { storage.separationZoom }

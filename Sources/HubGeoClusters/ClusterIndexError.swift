@@ -12,6 +12,7 @@ public enum ClusterIndexError: Error, Equatable, Sendable, CustomStringConvertib
     /// A serialized index that is not one, is damaged, or is of another format version.
     case invalidSerialization(String)
 
+    /// The error in words.
     public var description: String {
         switch self {
         case let .invalidCoordinate(index, latitude, longitude):

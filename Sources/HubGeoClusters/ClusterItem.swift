@@ -2,10 +2,14 @@ extension ClusterIndex {
     /// An organization as the index takes it: an id of the caller's choosing (a row id, say)
     /// and its coordinates in degrees.
     public struct Organization: Sendable, Equatable {
+        /// The caller's id of the organization (a row id, say).
         public var id: Int64
+        /// The latitude in degrees.
         public var latitude: Double
+        /// The longitude in degrees.
         public var longitude: Double
 
+        /// An organization with the caller's `id` at `latitude` and `longitude` (degrees).
         public init(id: Int64, latitude: Double, longitude: Double) {
             self.id = id
             self.latitude = latitude
@@ -27,11 +31,16 @@ extension ClusterIndex {
     /// A box in degrees, edges inclusive. The boxes of clusters are stored in single precision
     /// rounded outwards, so they hold every member but may be up to a couple of metres larger.
     public struct Bounds: Sendable, Equatable {
+        /// The southern edge, in degrees of latitude.
         public var south: Double
+        /// The western edge, in degrees of longitude.
         public var west: Double
+        /// The northern edge, in degrees of latitude.
         public var north: Double
+        /// The eastern edge, in degrees of longitude.
         public var east: Double
 
+        /// A box with these edges, in degrees.
         public init(south: Double, west: Double, north: Double, east: Double) {
             self.south = south
             self.west = west
@@ -51,10 +60,12 @@ extension ClusterIndex {
         /// serialization, and in every build from the same organizations), for ``ClusterIndex/children(of:)``, ``ClusterIndex/leaves(of:limit:offset:)``
         /// and ``ClusterIndex/expansionZoom(of:)``.
         public let id: Int
+        /// Whether the marker is a cluster, an organization alone or a co-located group.
         public let kind: Kind
         /// Where the marker stands: a location's own coordinates (those of its first
         /// organization in input order), a cluster's centre weighted by the members' counts.
         public let latitude: Double
+        /// The longitude of the marker (see ``latitude``).
         public let longitude: Double
         /// The number of organizations in it.
         public let count: Int
@@ -78,13 +89,17 @@ extension ClusterIndex {
         let storage: ClusterStorage?
         let range: Range<Int>
 
+        /// The first position: 0.
         public var startIndex: Int { 0 }
+        /// The position past the last id: the number of ids.
         public var endIndex: Int { range.count }
+        /// The caller's id of the organization at `position`.
         public subscript(position: Int) -> Int64 {
             precondition(position >= 0 && position < range.count, "OrganizationIDs index out of range")
             return storage!.organizationIDs[range.lowerBound + position]
         }
 
+        /// True when both hold the same ids in the same order.
         public static func == (lhs: Self, rhs: Self) -> Bool {
             lhs.elementsEqual(rhs)
         }

@@ -48,7 +48,7 @@ package enum DocumentCache {
     }
 
     /// Every cached document, by URL.
-    public static func entries(store: OrganizationStore) throws -> [CachedDocument] {
+    package static func entries(store: OrganizationStore) throws -> [CachedDocument] {
         try store.database.read { db in
             try Row.fetchAll(db, sql: "SELECT \(columns) FROM document_cache ORDER BY url").map(entry)
         }

@@ -22,7 +22,7 @@ package final class GeocodeCache: Sendable {
     let database: StoreDatabase
 
     /// The cache in `store`'s database (whose opening brought the cache's tables up to date).
-    public convenience init(store: OrganizationStore) {
+    package convenience init(store: OrganizationStore) {
         self.init(database: store.database)
     }
 
@@ -92,7 +92,7 @@ package final class GeocodeCache: Sendable {
     // MARK: - Answers
 
     /// The cached answer for a point and language from `endpoint` at `zoom`, if any.
-    public func entry(_ coordinate: GeocodeCoordinate, language: String, endpoint: String, zoom: Int) throws -> GeocodeCacheEntry? {
+    package func entry(_ coordinate: GeocodeCoordinate, language: String, endpoint: String, zoom: Int) throws -> GeocodeCacheEntry? {
         try database.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT * FROM geocode_cache
@@ -102,7 +102,7 @@ package final class GeocodeCache: Sendable {
     }
 
     /// All cached answers for a point from `endpoint` at `zoom`, in any language.
-    public func entries(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int) throws -> [GeocodeCacheEntry] {
+    package func entries(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int) throws -> [GeocodeCacheEntry] {
         try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT * FROM geocode_cache
@@ -113,7 +113,7 @@ package final class GeocodeCache: Sendable {
 
     /// Stores one answer in one transaction (so an interrupted run never leaves half a row), and
     /// remembers the country name of an asked answer for its country code and language.
-    public func save(_ entry: GeocodeCacheEntry) throws {
+    package func save(_ entry: GeocodeCacheEntry) throws {
         try database.write { db in
             let time = Self.timestamp(entry.fetchedAt)
             try db.execute(sql: """
@@ -133,14 +133,14 @@ package final class GeocodeCache: Sendable {
     }
 
     /// The number of cached answers.
-    public func count() throws -> Int {
+    package func count() throws -> Int {
         try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM geocode_cache") ?? 0 }
     }
 
     // MARK: - Countries
 
     /// The country name for a country code in a language, as an answer asked in that language gave it.
-    public func countryName(code: String, language: String, endpoint: String) throws -> String? {
+    package func countryName(code: String, language: String, endpoint: String) throws -> String? {
         try database.read { db in
             try String.fetchOne(db, sql: "SELECT country FROM geocode_country WHERE endpoint = ? AND country_code = ? AND language = ?",
                                 arguments: [endpoint, code, language])
@@ -148,7 +148,7 @@ package final class GeocodeCache: Sendable {
     }
 
     /// The answer, asked in `language`, whose object is the country `code` with all its names.
-    public func countryNamesAnswer(code: String, endpoint: String) throws -> (language: String, raw: String)? {
+    package func countryNamesAnswer(code: String, endpoint: String) throws -> (language: String, raw: String)? {
         try database.read { db in
             try Row.fetchOne(db, sql: "SELECT language, raw_response FROM geocode_country_names WHERE endpoint = ? AND country_code = ?",
                              arguments: [endpoint, code]).map { ($0["language"], $0["raw_response"]) }
@@ -156,7 +156,7 @@ package final class GeocodeCache: Sendable {
     }
 
     /// Stores an answer whose object is a country with all its names (`namedetails`).
-    public func saveCountryNamesAnswer(code: String, language: String, endpoint: String, raw: String, at time: Date = Date()) throws {
+    package func saveCountryNamesAnswer(code: String, language: String, endpoint: String, raw: String, at time: Date = Date()) throws {
         try database.write { db in
             try db.execute(sql: """
                 INSERT OR REPLACE INTO geocode_country_names (endpoint, country_code, language, raw_response, learned_at)
@@ -168,7 +168,7 @@ package final class GeocodeCache: Sendable {
     // MARK: - Towns
 
     /// The answer asked at `zoom` at a point for the names of its town, if any.
-    public func townNamesAnswer(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int) throws -> (language: String, raw: String)? {
+    package func townNamesAnswer(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int) throws -> (language: String, raw: String)? {
         try database.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT language, raw_response FROM geocode_town_names
@@ -179,7 +179,7 @@ package final class GeocodeCache: Sendable {
     }
 
     /// Stores an answer asked at `zoom` at a point for the names of its town.
-    public func saveTownNamesAnswer(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int, language: String, raw: String,
+    package func saveTownNamesAnswer(_ coordinate: GeocodeCoordinate, endpoint: String, zoom: Int, language: String, raw: String,
                                     at time: Date = Date()) throws {
         try database.write { db in
             try db.execute(sql: """
@@ -223,7 +223,7 @@ package final class GeocodeCache: Sendable {
 
 extension OrganizationReading where Self: ~Copyable {
     /// The languages that have at least one cached localized town or country, sorted.
-    public func cachedLanguages() throws -> [String] {
+    package func cachedLanguages() throws -> [String] {
         // A database made by an older hubgeo, opened read-only, may have no cache yet.
         guard try hasGeocodeCache() else { return [] }
         return try database.read { db in
@@ -236,13 +236,13 @@ extension OrganizationReading where Self: ~Copyable {
     /// The localized place a query shows for `organization` (see ``LocalizedPlace/shown(language:answeredTown:country:level1Town:)``):
     /// the answer cached for its coordinates as `source` picks it, with the Level 1 town where
     /// that answer has none; nil when nothing is cached there (never localized). Never fetches.
-    public func localizedPlace(of organization: Organization, source: LocalizationSource) throws -> LocalizedPlace? {
+    package func localizedPlace(of organization: Organization, source: LocalizationSource) throws -> LocalizedPlace? {
         try database.read { db in try Self.localizedPlace(at: organization.coordinates, level1Town: organization.town, source: source, db: db) }
     }
 
     /// The answer cached for a point as `source` picks it, as answered (no town when Nominatim
     /// gave none); nil when nothing is cached. Never fetches.
-    public func cachedPlace(at point: GeoPoint, source: LocalizationSource) throws -> LocalizedPlace? {
+    package func cachedPlace(at point: GeoPoint, source: LocalizationSource) throws -> LocalizedPlace? {
         try database.read { db in
             try GeocodeCache.cachedPlace(at: point, source: source, db: db).map {
                 LocalizedPlace(language: source.language, town: $0.town, country: $0.country)

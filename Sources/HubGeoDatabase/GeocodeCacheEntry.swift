@@ -4,7 +4,7 @@ import HubGeoModel
 
 /// One cached answer for a point in a language from one endpoint at one zoom.
 package struct GeocodeCacheEntry: Sendable, Equatable {
-    public enum Source: String, Sendable {
+    package enum Source: String, Sendable {
         /// Asked in this language.
         case request
         /// Derived without a request from another language's answer for the same point (see
@@ -12,20 +12,20 @@ package struct GeocodeCacheEntry: Sendable, Equatable {
         case derived
     }
 
-    public var coordinate: GeocodeCoordinate
-    public var language: String
-    public var endpoint: String
-    public var zoom: Int
-    public var status: GeocodeStatus
-    public var town: String?
-    public var townKey: String?
-    public var country: String?
-    public var countryCode: String?
-    public var source: Source
-    public var rawResponse: String
-    public var fetchedAt: Date
+    package var coordinate: GeocodeCoordinate
+    package var language: String
+    package var endpoint: String
+    package var zoom: Int
+    package var status: GeocodeStatus
+    package var town: String?
+    package var townKey: String?
+    package var country: String?
+    package var countryCode: String?
+    package var source: Source
+    package var rawResponse: String
+    package var fetchedAt: Date
 
-    public init(coordinate: GeocodeCoordinate, language: String, endpoint: String, zoom: Int,
+    package init(coordinate: GeocodeCoordinate, language: String, endpoint: String, zoom: Int,
                 status: GeocodeStatus, town: String?, townKey: String?, country: String?,
                 countryCode: String?, source: Source, rawResponse: String, fetchedAt: Date) {
         self.coordinate = coordinate
@@ -43,7 +43,7 @@ package struct GeocodeCacheEntry: Sendable, Equatable {
     }
 
     /// The localized place this entry gives (town and country nil for a no-result).
-    public var localizedPlace: LocalizedPlace {
+    package var localizedPlace: LocalizedPlace {
         LocalizedPlace(language: language, town: town, country: country)
     }
 }

@@ -6,38 +6,48 @@ public struct ImportSummary: Sendable {
     /// At most this many identities are listed in `added`, `changed` and `removed` each
     /// (the counts are always complete): a first import of a million organizations should
     /// not hold a million names.
-    public static let listLimit = 10_000
+    package static let listLimit = 10_000
     /// At most this many added and removed organizations are compared for probable renames.
     static let renameCandidateLimit = 100_000
     /// An added and a removed organization with the same full name or nickname closer than this
     /// are reported as a probable rename.
-    public static let renameDistanceMeters = 1_000.0
+    package static let renameDistanceMeters = 1_000.0
 
-    /// The organizations added, changed and removed (the first ``listLimit`` of each, sorted).
+    /// The organizations added, changed and removed (the first `listLimit` of each, sorted).
     public var added: [OrganizationIdentity] = []
+    /// The organizations changed (the first 10,000, sorted).
     public var changed: [OrganizationIdentity] = []
+    /// The organizations removed (the first 10,000, sorted).
     public var removed: [OrganizationIdentity] = []
+    /// How many organizations were added.
     public var addedCount = 0
+    /// How many organizations were changed.
     public var changedCount = 0
+    /// How many organizations were removed.
     public var removedCount = 0
+    /// How many organizations were read and found as they were.
     public var unchanged = 0
     /// The number of organizations in the database after the import.
     public var total = 0
     /// Removals and additions that look like one organization whose identity (town + full name)
-    /// was edited: the same full name or nickname, within ``renameDistanceMeters``.
+    /// was edited: the same full name or nickname, within `renameDistanceMeters`.
     public var probableRenames: [ProbableRename] = []
     /// What the import rewrote because it could not read it (a damaged database): rows whose
     /// values are not what hubgeo writes, a stored cluster index that did not load.
     public var repairs: [String] = []
 
+    /// An empty summary: nothing added, changed or removed.
     public init() {}
 
     /// A removed organization that an added one probably renames.
     public struct ProbableRename: Sendable, Equatable {
+        /// The organization removed.
         public var removed: OrganizationIdentity
+        /// The organization added in its place.
         public var added: OrganizationIdentity
         /// True when the full name is the same (the town changed); else the nickname is.
         public var sameFullName: Bool
+        /// The distance between the two, in metres.
         public var distanceMeters: Double
     }
 

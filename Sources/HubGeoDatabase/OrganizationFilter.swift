@@ -4,6 +4,7 @@ import HubGeoModel
 /// Narrows a query: one organization type, and a page of the results; and, optionally, the
 /// cached localized places to show with them.
 public struct OrganizationFilter: Sendable, Equatable {
+    /// Only clubs or only museums; nil for both.
     public var type: OrganizationType?
     /// At most this many results; 0 returns none, nil all.
     public var limit: Int?
@@ -14,6 +15,7 @@ public struct OrganizationFilter: Sendable, Equatable {
     /// where the answer has no town); nothing is ever fetched.
     public var localization: LocalizationSource?
 
+    /// A filter of `type`, a page of `limit` results from `offset`, with the cached places of `localization`.
     public init(type: OrganizationType? = nil, limit: Int? = nil, offset: Int = 0, localization: LocalizationSource? = nil) {
         self.type = type
         self.limit = limit

@@ -6,9 +6,12 @@ import HubGeoModel
 /// about the data (a user's typo, a name too short), where ``StoreError`` is a failure of the
 /// database.
 public enum OrganizationLookupError: LocalizedError, Equatable, Sendable {
+    /// No organization has the name.
     case noMatch(String)
+    /// The name matches several organizations, the `candidates`.
     case ambiguous(String, candidates: [String])
 
+    /// The error in words.
     public var errorDescription: String? {
         switch self {
         case .noMatch(let name):

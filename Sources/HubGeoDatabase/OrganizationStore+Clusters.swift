@@ -10,10 +10,12 @@ import HubGeoModel
 public struct MapClusters: Sendable {
     /// The zoom asked for (views beyond the index's separation zoom show its last level).
     public var zoom: Int
+    /// The markers of the view.
     public var items: [Item]
     /// True when the view held more items than the limit asked for, and only that many are given.
     public var truncated = false
 
+    /// One marker of the view, with the organizations it shows.
     public struct Item: Sendable {
         /// The cluster, organization or group: position, count, box, expansion zoom.
         public var item: ClusterIndex.Item
@@ -24,11 +26,17 @@ public struct MapClusters: Sendable {
 
     /// What a map shows of an organization before it is opened.
     public struct Organization: Sendable, Equatable {
+        /// The organization's stable id (``HubGeo/Organization/stableID``).
         public var stableID: String
+        /// Its full name.
         public var name: String
+        /// Its nickname.
         public var nickName: String
+        /// Club or museum.
         public var type: OrganizationType
+        /// Its town, as the Level 1 data gives it.
         public var town: String
+        /// Where it is.
         public var coordinates: GeoPoint
     }
 
@@ -49,6 +57,7 @@ public final class ClusterIndexCache: @unchecked Sendable {
         var importRun: Int64
     }
 
+    /// An empty cache: the first call loads the index.
     public init() {}
 
     /// The index of the organizations `db` holds: the cached one when it is still that, else

@@ -11,7 +11,7 @@ extension OrganizationStore {
     /// empty database the rows are bulk loaded and the spatial index is built once at the end
     /// (see ``SpatialIndex``).
     @discardableResult
-    public func importOrganizations(source: String, now: Date = Date(),
+    package func importOrganizations(source: String, now: Date = Date(),
                                     _ produce: (_ add: (Organization) throws -> Void) throws -> Void) throws -> ImportSummary {
         try withoutActuallyEscaping(produce) { produce in
             try importOrganizations(source: source, now: now) { add, _ in try produce(add) }

@@ -25,7 +25,7 @@ extension OrganizationReading where Self: ~Copyable {
     /// The selection and filter whose results, nearest first, are the `count` organizations
     /// nearest to `center` (as ``nearest(_:count:filter:)`` pages them): a circle grown until
     /// enough organizations are inside.
-    public func nearestSelection(_ center: GeoPoint, count: Int, filter: OrganizationFilter = .init()) throws
+    package func nearestSelection(_ center: GeoPoint, count: Int, filter: OrganizationFilter = .init()) throws
         -> (OrganizationSelection, OrganizationFilter) {
         let count = max(0, min(count, filter.limit ?? count))
         let (sum, overflow) = count.addingReportingOverflow(filter.offset)
@@ -119,7 +119,7 @@ extension OrganizationReading where Self: ~Copyable {
     }
 
     /// Counts, extent, source and time of the last import: one row, the last import's
-    /// (``ImportStatistics``), whatever the number of organizations. A database whose last
+    /// (`ImportStatistics`), whatever the number of organizations. A database whose last
     /// import recorded no counts (an older hubgeo's, until the next import) is scanned.
     public func statistics() throws -> StoreStatistics {
         try database.read { db in

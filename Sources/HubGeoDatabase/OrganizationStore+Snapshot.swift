@@ -13,6 +13,7 @@ public protocol OrganizationReading: ~Copyable {
 /// read through it sees the same commit, whatever an import commits meanwhile. It cannot be
 /// copied, so it cannot outlive the block that holds the read transaction; it only reads.
 public struct StoreSnapshot: OrganizationReading, ~Copyable {
+    /// The snapshot's connection (opaque outside hubgeo).
     public let database: StoreDatabase
 
     /// The snapshot of connections that read in a snapshot's transaction (``StoreSnapshot/database``

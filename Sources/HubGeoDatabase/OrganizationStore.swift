@@ -206,7 +206,7 @@ public final class OrganizationStore: OrganizationReading, Sendable {
 
 /// The store's connections (a pool, or one queue for an import), through which every access
 /// goes: opaque outside hubgeo. A failed SQLite call throws GRDB's `DatabaseError`, with its result code and SQL;
-/// data that is not what hubgeo wrote (``DamagedData``) throws ``StoreError/damaged(path:reason:)``,
+/// data that is not what hubgeo wrote (`DamagedData`) throws ``StoreError/damaged(path:reason:)``,
 /// which names the file. In a snapshot (``StoreSnapshot``) every
 /// read goes to the snapshot's one connection and read transaction, and nothing writes.
 public struct StoreDatabase: Sendable {

@@ -7,7 +7,9 @@ import HubGeoModel
 /// code and SQL (``DatabaseFailure`` is what users are told of it); a lookup that finds no
 /// organization, or several, is an ``OrganizationLookupError``.
 public enum StoreError: LocalizedError, Equatable, Sendable {
+    /// SpatiaLite (`mod_spatialite`) cannot be loaded, for `reason`.
     case spatialiteUnavailable(reason: String)
+    /// The database at `path` cannot be opened, for `reason`.
     case cannotOpen(path: String, reason: String)
     /// A path that cannot hold a database at all: a directory, a device, a FIFO.
     case unusablePath(path: String, reason: String)
@@ -24,6 +26,7 @@ public enum StoreError: LocalizedError, Equatable, Sendable {
     /// never written (its tables may mean something this hubgeo does not know); queries still read it.
     case newerDatabase(path: String, migrations: [String])
 
+    /// The error in words, naming the file.
     public var errorDescription: String? {
         switch self {
         case .spatialiteUnavailable(let reason):

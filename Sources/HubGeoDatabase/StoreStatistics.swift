@@ -6,12 +6,17 @@ import HubGeoModel
 public struct StoreStatistics: Sendable, Codable {
     /// The database file; nil where it is not to be shown (`hubgeo serve`'s `/api/stats`).
     public var databasePath: String?
+    /// The number of clubs.
     public var clubs: Int
+    /// The number of museums.
     public var museums: Int
+    /// The number of clubs with a Level 2 file merged.
     public var clubsWithLevel2: Int
     /// South-west and north-east corners of all organizations, nil when there are none.
     public var southWest: GeoPoint?
+    /// The north-east corner of all organizations (see ``southWest``).
     public var northEast: GeoPoint?
+    /// The root the last import read.
     public var source: String?
     /// When the last import ran; in JSON an RFC 3339 UTC string.
     public var importedAt: Date?
@@ -20,6 +25,7 @@ public struct StoreStatistics: Sendable, Codable {
         case databasePath, clubs, museums, clubsWithLevel2, southWest, northEast, source, importedAt
     }
 
+    /// Statistics with these values.
     public init(databasePath: String?, clubs: Int, museums: Int, clubsWithLevel2: Int, southWest: GeoPoint? = nil,
                 northEast: GeoPoint? = nil, source: String? = nil, importedAt: Date? = nil) {
         self.databasePath = databasePath
@@ -32,6 +38,7 @@ public struct StoreStatistics: Sendable, Codable {
         self.importedAt = importedAt
     }
 
+    /// Decodes statistics as ``encode(to:)`` writes them.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         databasePath = try container.decodeIfPresent(String.self, forKey: .databasePath)
@@ -44,6 +51,7 @@ public struct StoreStatistics: Sendable, Codable {
         importedAt = try container.decodeIfPresent(String.self, forKey: .importedAt).flatMap(RFC3339.date)
     }
 
+    /// Encodes the statistics, `importedAt` as an RFC 3339 UTC string.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(databasePath, forKey: .databasePath)

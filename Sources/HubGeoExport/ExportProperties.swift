@@ -5,32 +5,32 @@ import HubGeoModel
 /// The fields an export writes for one organization, in order, absent and empty values left
 /// out: GeoJSON `properties` and KML `ExtendedData` carry the same ones.
 package struct ExportProperties: Sendable, Equatable {
-    public enum Value: Sendable, Equatable {
+    package enum Value: Sendable, Equatable {
         case string(String)
         case integer(Int)
     }
 
     /// Every field an export may write, in the order it writes them.
-    public static let fieldNames = [
+    package static let fieldNames = [
         "name", "nickName", "type", "town", "localizedTown", "localizedTownSource", "localizedCountry", "language",
         "website", "wikipedia", "remark", "remarkLanguage", "fotobondNumber", "memberCount",
     ]
 
-    public private(set) var fields: [(name: String, value: Value)] = []
+    package private(set) var fields: [(name: String, value: Value)] = []
 
     /// The stable feature id (from the identity town + full name).
-    public var id: String
-    public var type: OrganizationType
-    public var coordinates: GeoPoint
+    package var id: String
+    package var type: OrganizationType
+    package var coordinates: GeoPoint
     /// The remark chosen (in `language`, else English, else any).
-    public var remark: LocalizedRemark?
-    public var localized: LocalizedPlace?
+    package var remark: LocalizedRemark?
+    package var localized: LocalizedPlace?
 
     /// The properties of `match`. `language` (ISO 639-1) chooses the remark, falling back to
     /// English, then any; without it the language of `match.localized` does. The localized
     /// town, its source (`nominatim` or `level1`), the country and the language come from
     /// `match.localized` when the query filled it.
-    public init(_ match: PlaceMatch, language: String? = nil) {
+    package init(_ match: PlaceMatch, language: String? = nil) {
         let organization = match.organization
         id = organization.stableID
         type = organization.type
@@ -56,11 +56,11 @@ package struct ExportProperties: Sendable, Equatable {
     }
 
     /// The value of field `name`, if written.
-    public subscript(name: String) -> Value? {
+    package subscript(name: String) -> Value? {
         fields.first { $0.name == name }?.value
     }
 
-    public func string(_ name: String) -> String? {
+    package func string(_ name: String) -> String? {
         if case .string(let text) = self[name] { return text }
         return nil
     }
@@ -70,7 +70,7 @@ package struct ExportProperties: Sendable, Equatable {
         fields.append((name, .string(value)))
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.id == rhs.id && lhs.type == rhs.type && lhs.coordinates == rhs.coordinates && lhs.remark == rhs.remark
             && lhs.localized == rhs.localized
             && lhs.fields.map(\.name) == rhs.fields.map(\.name) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
@@ -79,7 +79,10 @@ package struct ExportProperties: Sendable, Equatable {
 
 /// An exporter: `begin`, then `write` once per organization, then `finish`.
 public protocol OrganizationWriter: AnyObject {
+    /// Starts the output.
     func begin() throws
+    /// Writes one organization.
     func write(_ match: PlaceMatch) throws
+    /// Ends the output.
     func finish() throws
 }

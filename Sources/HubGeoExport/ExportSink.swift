@@ -9,14 +9,16 @@ import HubGeoJSON
 import HubGeoModel
 
 /// Where an exporter writes its text, piece by piece: the writers hand over UTF-8 bytes in
-/// pieces of about ``ExportSinks/chunkSize``.
+/// pieces of about `ExportSinks/chunkSize`.
 public protocol ExportSink: AnyObject {
+    /// Writes `text` (UTF-8).
     func write(_ text: String) throws
     /// Writes UTF-8 bytes. The default implementation decodes them and calls `write(_:)`.
     func write(bytes: UnsafeRawBufferPointer) throws
 }
 
 extension ExportSink {
+    /// Writes the bytes as UTF-8 text (a sink may write them more directly).
     public func write(bytes: UnsafeRawBufferPointer) throws {
         try write(String(decoding: bytes, as: UTF8.self))
     }
@@ -25,19 +27,23 @@ extension ExportSink {
 /// Sizes the exporters share.
 package enum ExportSinks {
     /// A writer hands its buffer to the sink once it holds this many bytes.
-    public static let chunkSize = 64 * 1024
+    package static let chunkSize = 64 * 1024
 }
 
 /// Collects everything written, for tests and for small outputs.
 public final class StringSink: ExportSink {
+    /// Everything written so far.
     public private(set) var text = ""
 
+    /// An empty sink.
     public init() {}
 
+    /// Appends `text`.
     public func write(_ text: String) throws {
         self.text += text
     }
 
+    /// Appends the bytes, which are UTF-8.
     public func write(bytes: UnsafeRawBufferPointer) throws {
         text += String(decoding: bytes, as: UTF8.self)
     }
@@ -45,8 +51,10 @@ public final class StringSink: ExportSink {
 
 /// An error writing export output.
 public struct ExportError: Error, CustomStringConvertible, Sendable {
+    /// The error in words.
     public var description: String
 
+    /// An error that says `description`.
     public init(_ description: String) {
         self.description = description
     }
@@ -65,13 +73,13 @@ public struct ExportError: Error, CustomStringConvertible, Sendable {
 /// redirected to a file) is escaped in its own syntax, whole lines at a time, so that no line holds
 /// a workflow command whatever the data (``WorkflowCommandSafe/escaped(_:as:)``).
 package final class FileDescriptorSink: ExportSink {
-    public let fileDescriptor: Int32
+    package let fileDescriptor: Int32
     private var buffer: [UInt8] = []
     private let capacity: Int
     /// The escape for a GitHub Actions log, when this descriptor may be one.
     private let logFormat: WorkflowCommandSafe.Format?
 
-    public init(fileDescriptor: Int32, bufferSize: Int = 64 * 1024, format: WorkflowCommandSafe.Format? = nil) {
+    package init(fileDescriptor: Int32, bufferSize: Int = 64 * 1024, format: WorkflowCommandSafe.Format? = nil) {
         self.fileDescriptor = fileDescriptor
         self.capacity = max(bufferSize, 1)
         self.logFormat = format.flatMap { Self.mayBeActionsLog(fileDescriptor) ? $0 : nil }
@@ -79,7 +87,7 @@ package final class FileDescriptorSink: ExportSink {
     }
 
     /// Standard output, holding text of `format` (escaped where a GitHub Actions log may read it).
-    public static func standardOutput(format: WorkflowCommandSafe.Format? = nil) -> FileDescriptorSink {
+    package static func standardOutput(format: WorkflowCommandSafe.Format? = nil) -> FileDescriptorSink {
         FileDescriptorSink(fileDescriptor: 1, format: format)
     }
 

@@ -6,7 +6,7 @@ package enum ExportText {
     /// `text` as a JSON string literal (RFC 8259), quotes included: `"` and `\` escaped,
     /// control characters as `\n`, `\t`, ... or `\u00XX`, and U+2028/U+2029 as `\u2028`/`\u2029`
     /// so that the output is also valid JavaScript. Everything else is written as UTF-8.
-    public static func jsonString(_ text: String) -> String {
+    package static func jsonString(_ text: String) -> String {
         var result = "\""
         result.reserveCapacity(text.utf8.count + 2)
         appendJSONString(text, to: &result)
@@ -46,7 +46,7 @@ package enum ExportText {
     /// `"` and `'` as entities; tab, line feed and carriage return as character references
     /// (so that attribute normalization and line-end handling keep them); characters XML 1.0
     /// cannot carry at all (other C0 controls, U+FFFE, U+FFFF) become U+FFFD.
-    public static func xmlEscaped(_ text: String) -> String {
+    package static func xmlEscaped(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         appendXMLEscaped(text, to: &result)
@@ -81,7 +81,7 @@ package enum ExportText {
 
     /// A coordinate in degrees with at most 7 decimals (about 1 cm), trailing zeros removed,
     /// never in exponent notation and never `-0`.
-    public static func coordinate(_ value: Double) -> String {
+    package static func coordinate(_ value: Double) -> String {
         precondition(value.isFinite && abs(value) <= 1_000, "coordinate out of range: \(value)")
         let scaled = Int64((value * 10_000_000).rounded())
         if scaled == 0 { return "0" }
@@ -102,7 +102,7 @@ package enum ExportText {
     }
 
     /// The value `coordinate(_:)` writes, as a number.
-    public static func roundedCoordinate(_ value: Double) -> Double {
+    package static func roundedCoordinate(_ value: Double) -> Double {
         let scaled = (value * 10_000_000).rounded()
         return scaled == 0 ? 0 : scaled / 10_000_000
     }

@@ -4,7 +4,7 @@ import HubGeoModel
 /// Writes organizations as an RFC 7946 GeoJSON `FeatureCollection`, one feature at a time.
 ///
 /// Each feature has the organization's stable id, a Point `[longitude, latitude]` (7 decimals
-/// at most) and the ``ExportProperties``. The collection's `bbox` (west, south, east, north of
+/// at most) and the `ExportProperties`. The collection's `bbox` (west, south, east, north of
 /// the points as written) comes after `features`, which RFC 7946 allows, so that nothing has
 /// to be held back while streaming; an empty collection has none. No `crs` member.
 ///
@@ -24,7 +24,7 @@ public final class GeoJSONWriter: OrganizationWriter {
     /// The language that picks the remark.
     var remarkLanguage: String? { language }
 
-    /// `language` picks the remark (see ``ExportProperties``).
+    /// `language` picks the remark (see `ExportProperties`).
     public init(sink: ExportSink, language: String? = nil, pretty: Bool = false) {
         self.sink = sink
         self.language = language
@@ -34,10 +34,12 @@ public final class GeoJSONWriter: OrganizationWriter {
     /// The number of features written so far.
     public var featureCount: Int { count }
 
+    /// Starts the FeatureCollection.
     public func begin() throws {
         buffer.append(pretty ? "{\n  \"type\": \"FeatureCollection\",\n  \"features\": [" : "{\"type\":\"FeatureCollection\",\"features\":[")
     }
 
+    /// Writes `match` as one Feature.
     public func write(_ match: PlaceMatch) throws {
         record.fill(match, language: language)
         try write(record)
@@ -56,6 +58,7 @@ public final class GeoJSONWriter: OrganizationWriter {
         if buffer.count >= ExportSinks.chunkSize { try flush() }
     }
 
+    /// Ends the FeatureCollection and hands the rest to the sink.
     public func finish() throws {
         buffer.append(pretty ? (count > 0 ? "\n  ]" : "]") : (count > 0 ? "\n]" : "]"))
         if count > 0 {

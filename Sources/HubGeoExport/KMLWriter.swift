@@ -9,15 +9,15 @@ import HubGeoModel
 /// arrives: give the organizations grouped by type (as `hubgeo export` does) to get one folder
 /// each. A `Placemark` has the full name as `name` (nicknames are often identifiers such as
 /// "fgWaalre"), an HTML `description` (town, country, website, remark), a `styleUrl`,
-/// `ExtendedData` with the ``ExportProperties`` and a `Point` written as `lon,lat`.
+/// `ExtendedData` with the `ExportProperties` and a `Point` written as `lon,lat`.
 /// Elements come in the order the OGC schema requires; all text is escaped (no CDATA).
 /// The text is built as UTF-8 bytes in one reusable buffer and handed to the sink in large
 /// pieces; ``finish()`` hands over the rest.
 public final class KMLWriter: OrganizationWriter {
-    public static let namespace = "http://www.opengis.net/kml/2.2"
+    package static let namespace = "http://www.opengis.net/kml/2.2"
 
     /// The style id and icon of each organization type.
-    public static func style(of type: OrganizationType) -> (id: String, icon: String, folderName: String) {
+    package static func style(of type: OrganizationType) -> (id: String, icon: String, folderName: String) {
         switch type {
         case .club: ("club", "https://maps.google.com/mapfiles/kml/paddle/blu-circle.png", "Clubs")
         case .museum: ("museum", "https://maps.google.com/mapfiles/kml/paddle/red-square.png", "Museums")
@@ -36,7 +36,7 @@ public final class KMLWriter: OrganizationWriter {
     /// The language that picks the remark.
     var remarkLanguage: String? { language }
 
-    /// `language` picks the remark (see ``ExportProperties``).
+    /// `language` picks the remark (see `ExportProperties`).
     public init(sink: ExportSink, language: String? = nil, pretty: Bool = false, documentName: String = "Photo Club Hub") {
         self.sink = sink
         self.language = language
@@ -44,8 +44,10 @@ public final class KMLWriter: OrganizationWriter {
         self.documentName = documentName
     }
 
+    /// The number of placemarks written so far.
     public var placemarkCount: Int { count }
 
+    /// Starts the document: its styles and the folders of clubs and museums.
     public func begin() throws {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"\(Self.namespace)\">\n<Document>"
         text += line(1) + "<name>\(ExportText.xmlEscaped(documentName))</name>"
@@ -60,6 +62,7 @@ public final class KMLWriter: OrganizationWriter {
         buffer.append(string: text)
     }
 
+    /// Writes `match` as one placemark.
     public func write(_ match: PlaceMatch) throws {
         record.fill(match, language: language)
         try write(record)
@@ -85,6 +88,7 @@ public final class KMLWriter: OrganizationWriter {
         if buffer.count >= ExportSinks.chunkSize { try flush() }
     }
 
+    /// Ends the document and hands the rest to the sink.
     public func finish() throws {
         if openFolder != nil {
             indent(1)

@@ -8,18 +8,21 @@ import HubGeoModel
 /// query had a centre, the language and cached localized place when asked. The bytes are those of
 /// Foundation's pretty `JSONEncoder` with sorted keys and unescaped slashes, built in a reusable
 /// byte buffer: a query's results stream as an array, one organization at a time, handed to the
-/// sink in large pieces; `show` writes one object (``object(_:distanceMeters:localized:)``).
+/// sink in large pieces; `show` writes one object (`object(_:distanceMeters:localized:)`).
 public final class OrganizationJSONWriter {
     private let sink: ExportSink
     private let buffer = UTF8Buffer()
     private var count = 0
 
+    /// A writer to `sink`.
     public init(sink: ExportSink) {
         self.sink = sink
     }
 
+    /// The number of organizations written so far.
     public var organizationCount: Int { count }
 
+    /// Starts the array.
     public func begin() throws {
         buffer.append("[")
     }
@@ -34,7 +37,7 @@ public final class OrganizationJSONWriter {
     }
 
     /// One organization as a JSON object of its own, as `show --format json` prints it.
-    public static func object(_ organization: Organization, distanceMeters: Double? = nil, localized: LocalizedPlace?) -> String {
+    package static func object(_ organization: Organization, distanceMeters: Double? = nil, localized: LocalizedPlace?) -> String {
         let sink = StringSink()
         let writer = OrganizationJSONWriter(sink: sink)
         writer.appendObject(organization, distanceMeters: distanceMeters, localized: localized, indent: "")
@@ -147,11 +150,13 @@ public final class OrganizationJSONWriter {
         buffer.append("}")
     }
 
+    /// Ends the array and hands the rest to the sink.
     public func finish() throws {
         buffer.append(count > 0 ? "\n]\n" : "\n\n]\n")
         try flush()
     }
 
+    /// Hands what is buffered to the sink.
     public func flush() throws {
         guard buffer.count > 0 else { return }
         try buffer.withBytes { try sink.write(bytes: $0) }

@@ -15,8 +15,8 @@ import HubGeoModel
 /// - A regular file (or a new name) is written under a temporary name beside it
 ///   (`.NAME.PID.hubgeo-XXXXXX`) and renamed into place only when complete (``commit()``): a failed
 ///   or interrupted run leaves the old file as it was. SIGINT and SIGTERM remove the temporary
-///   file (``TemporaryFiles``); one left by a killed writer is removed by the next write to the
-///   same name (``AbandonedFiles``). The new file keeps the replaced file's permissions (and
+///   file (`TemporaryFiles`); one left by a killed writer is removed by the next write to the
+///   same name (`AbandonedFiles`). The new file keeps the replaced file's permissions (and
 ///   owner, where allowed). A symbolic link is followed, as `cp` does: its target is replaced,
 ///   the link stays.
 /// - Anything else that is not a regular file (a character device such as `/dev/null`, a FIFO) is
@@ -123,10 +123,12 @@ public final class OutputFile: ExportSink {
         abandon()
     }
 
+    /// Writes `text` (UTF-8).
     public func write(_ text: String) throws {
         try sink.write(text)
     }
 
+    /// Writes the bytes.
     public func write(bytes: UnsafeRawBufferPointer) throws {
         try sink.write(bytes: bytes)
     }

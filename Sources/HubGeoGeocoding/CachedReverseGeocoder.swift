@@ -34,11 +34,11 @@ import HubGeoModel
 /// point, one per country, and one per point whose answer is not its town.
 package final class CachedReverseGeocoder {
     /// The cache language of answers asked without `accept-language`: the places' local names.
-    public static let localNames = "local"
+    package static let localNames = "local"
 
     /// After this many points in a row get no response at all (each after its own retries),
     /// the step stops with ``GeocodeError/unreachable(_:placesInARow:)``.
-    public static let unansweredPlacesBeforeStopping = 3
+    package static let unansweredPlacesBeforeStopping = 3
 
     /// The zoom whose answer is a town of this address key itself: 10 caps the search rank at 16
     /// (cities, municipalities), 12 at 18 (towns), 13 at 19 (villages, suburbs), 14 at 22 (hamlets).
@@ -48,25 +48,25 @@ package final class CachedReverseGeocoder {
     static let countryZoom = 3
 
     /// What became of one point.
-    public struct PointResult {
+    package struct PointResult {
         /// Every answer cached for the point at the configured zoom before this step, in any language.
         package var cached: [GeocodeCacheEntry]
         /// The answers of the languages asked for, cached or new, by language.
         package var answers: [String: GeocodeCacheEntry] = [:]
         /// Languages answered by the cache, by a request in that language, or derived.
-        public var cacheHits = 0
-        public var fetched = 0
-        public var derived = 0
+        package var cacheHits = 0
+        package var fetched = 0
+        package var derived = 0
         /// Languages left unanswered because a request failed.
-        public var failures = 0
+        package var failures = 0
         /// Languages left unanswered because the step ran offline.
-        public var missingOffline = 0
+        package var missingOffline = 0
         /// A failure that stops the batch (403, 429, budget, unreachable, ...).
-        public var stoppedBy: GeocodeError?
+        package var stoppedBy: GeocodeError?
         /// The last failure that did not stop the batch.
-        public var lastFailure: GeocodeError?
+        package var lastFailure: GeocodeError?
         /// `shouldStop` said stop before a request.
-        public var interrupted = false
+        package var interrupted = false
 
         /// The new answers (asked or derived).
         package var new: [GeocodeCacheEntry] {
@@ -88,7 +88,7 @@ package final class CachedReverseGeocoder {
     }
 
     /// HTTP requests sent so far by the client, retries included.
-    public var requestCount: Int { client?.requestCount ?? 0 }
+    package var requestCount: Int { client?.requestCount ?? 0 }
 
     private var endpoint: String { configuration.endpointKey }
 

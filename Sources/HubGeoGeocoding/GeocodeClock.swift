@@ -14,20 +14,23 @@ public protocol GeocodeClock: Sendable {
     /// Monotonic seconds.
     func now() -> TimeInterval
     /// Blocks the calling thread for `seconds` (the system clock: less once the process is
-    /// interrupted, see ``Interruption``).
+    /// interrupted, see `Interruption`).
     func sleep(_ seconds: TimeInterval)
 }
 
-/// `CLOCK_MONOTONIC` and a real sleep, which ends early on SIGINT or SIGTERM (``Interruption``).
+/// `CLOCK_MONOTONIC` and a real sleep, which ends early on SIGINT or SIGTERM (`Interruption`).
 public struct SystemClock: GeocodeClock {
+    /// The system's clock.
     public init() {}
 
+    /// Seconds on a monotonic clock.
     public func now() -> TimeInterval {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return TimeInterval(spec.tv_sec) + TimeInterval(spec.tv_nsec) / 1e9
     }
 
+    /// Sleeps for `seconds`.
     public func sleep(_ seconds: TimeInterval) {
         guard seconds > 0 else { return }
         Interruption.sleep(seconds, clock: now)

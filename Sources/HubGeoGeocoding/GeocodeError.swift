@@ -28,7 +28,7 @@ public enum GeocodeError: LocalizedError, Equatable, Sendable {
     case requestBudgetExhausted(Int)
     /// A setting is malformed.
     case configuration(String)
-    /// SIGINT or SIGTERM (``Interruption``): no further request was sent.
+    /// SIGINT or SIGTERM (`Interruption`): no further request was sent.
     case interrupted
 
     /// True when a batch must stop rather than go on with the next place: the server blocks
@@ -45,6 +45,7 @@ public enum GeocodeError: LocalizedError, Equatable, Sendable {
         }
     }
 
+    /// The error in words.
     public var errorDescription: String? {
         switch self {
         case .blocked(let url, let message):

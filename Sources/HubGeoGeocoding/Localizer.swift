@@ -9,18 +9,21 @@ import HubGeoModel
 /// interrupted run resumes where it stopped.
 ///
 /// Work is per distinct (rounded) coordinate, so organizations sharing a point cost one lookup;
-/// each point goes through the shared cached step (``CachedReverseGeocoder``), whose request
+/// each point goes through the shared cached step (`CachedReverseGeocoder`), whose request
 /// economy fills further languages without a request wherever the answer is certain to equal
 /// asking: about one request per distinct point, plus one per country, plus one per point
 /// whose returned object is not its town.
 public final class Localizer {
     /// What to localize.
     public struct Options: Sendable {
+        /// The languages to localize into (`nl`, `de`, ...).
         public var languages: [String]
+        /// Only clubs or only museums; nil for both.
         public var type: OrganizationType?
         /// Answer from the cache only; never touch the network.
         public var offline: Bool
 
+        /// Options for `languages`, organizations of `type`, from the cache only when `offline`.
         public init(languages: [String], type: OrganizationType? = nil, offline: Bool = false) {
             self.languages = languages
             self.type = type
@@ -30,10 +33,13 @@ public final class Localizer {
 
     /// Counts so far; also the closing summary.
     public struct Progress: Sendable, Equatable {
+        /// The organizations whose places are localized.
         public var organizations = 0
         /// Distinct coordinates to do, and done.
         public var total = 0
+        /// Distinct coordinates done (see ``total``).
         public var done = 0
+        /// The number of languages.
         public var languages = 0
         /// HTTP requests sent, retries included.
         public var requests = 0
@@ -61,14 +67,16 @@ public final class Localizer {
 
     /// How a run ended.
     public struct Summary: Sendable {
+        /// The counts at the end.
         public var progress: Progress
         /// The error that stopped the batch early (403, 429, budget, ...), if any.
         public var stoppedBy: GeocodeError?
-        /// True when `shouldStop` or ``Interruption`` (Ctrl-C, SIGTERM) ended the run.
+        /// True when `shouldStop` or `Interruption` (Ctrl-C, SIGTERM) ended the run.
         public var interrupted = false
         /// The last failure of a place that did not stop the batch, for the message.
         public var lastFailure: GeocodeError?
 
+        /// True when every place is localized: nothing stopped the run and nothing failed.
         public var isComplete: Bool { stoppedBy == nil && !interrupted && progress.failures == 0 && progress.missingOffline == 0 }
     }
 
@@ -90,7 +98,7 @@ public final class Localizer {
     /// the batch stops instead of spending minutes on every remaining place.
     static let unansweredPlacesBeforeStopping = CachedReverseGeocoder.unansweredPlacesBeforeStopping
 
-    /// Runs the batch. `progress` is called after each point; `shouldStop` and ``Interruption``
+    /// Runs the batch. `progress` is called after each point; `shouldStop` and `Interruption`
     /// (SIGINT, SIGTERM) are checked before each request and point. Store errors are thrown; geocoding errors end up in the summary.
     public func run(_ options: Options, progress report: (Progress) -> Void = { _ in },
                     shouldStop: () -> Bool = { false }) throws -> Summary {

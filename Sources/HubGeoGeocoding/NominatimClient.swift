@@ -4,7 +4,7 @@ import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
 
-/// Reverse geocoding against one Nominatim server over ``CurlClient`` (libcurl): one connection,
+/// Reverse geocoding against one Nominatim server over `CurlClient` (libcurl): one connection,
 /// one request at a time, each starting at least ``NominatimConfiguration/minimumInterval``
 /// after the previous one ended. That holds for every request that goes out, and each is
 /// counted: retries, redirects, and the resend libcurl makes on a fresh connection when the
@@ -14,11 +14,12 @@ import HubGeoModel
 /// out `Retry-After` (capped by ``NominatimConfiguration/maxRetryAfter``) and retry; other 5xx,
 /// timeouts and broken connections retry with exponential backoff, at most
 /// ``NominatimConfiguration/maxRetries`` times; 403, 400 and other statuses fail at once.
-/// SIGINT or SIGTERM (``Interruption``) cut any wait short and stop with
+/// SIGINT or SIGTERM (`Interruption`) cut any wait short and stop with
 /// ``GeocodeError/interrupted``: no request goes out after them, no retry.
 ///
-/// Not thread-safe (it owns a ``CurlClient``); use it from one thread.
+/// Not thread-safe (it owns a `CurlClient`); use it from one thread.
 public final class NominatimClient {
+    /// The server and its settings.
     public let configuration: NominatimConfiguration
     /// HTTP requests sent so far, retries included.
     public private(set) var requestCount = 0
@@ -29,6 +30,7 @@ public final class NominatimClient {
     private let limiter: RateLimiter
     private let clock: any GeocodeClock
 
+    /// A client of the server `configuration` names; `clock` paces the requests.
     public init(configuration: NominatimConfiguration, clock: any GeocodeClock = SystemClock()) {
         self.configuration = configuration
         self.clock = clock
@@ -42,7 +44,7 @@ public final class NominatimClient {
     /// `{endpoint}/reverse?lat&lon&format=jsonv2&zoom&addressdetails=1[&namedetails=1][&accept-language][&email]`.
     /// A nil `language` sends none: Nominatim then answers with the local `name` tags. A nil
     /// `zoom` is the configured one.
-    public func url(for point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) -> URL {
+    package func url(for point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) -> URL {
         var components = URLComponents(url: configuration.endpoint, resolvingAgainstBaseURL: false)!
         var path = components.path
         while path.hasSuffix("/") { path.removeLast() }
@@ -64,16 +66,16 @@ public final class NominatimClient {
     }
 
     /// A successful lookup: the parsed answer and the raw body.
-    public struct Answer: Sendable {
-        public var result: ReverseGeocodeResult
-        public var body: Data
-        public var url: URL
+    package struct Answer: Sendable {
+        package var result: ReverseGeocodeResult
+        package var body: Data
+        package var url: URL
     }
 
     /// One reverse lookup, with pacing and retries. Throws ``GeocodeError``; never crashes on
     /// network faults or odd bodies. A nil `language`: the places' local names. A nil `zoom`:
     /// the configured one (a lower one asks for a coarser object: 3 the country, 10 the city).
-    public func reverse(_ point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) throws(GeocodeError) -> Answer {
+    package func reverse(_ point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) throws(GeocodeError) -> Answer {
         let url = url(for: point, language: language, nameDetails: nameDetails, zoom: zoom)
         var attempt = 0
         while true {

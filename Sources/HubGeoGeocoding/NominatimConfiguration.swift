@@ -38,12 +38,16 @@ public struct NominatimConfiguration: Sendable, Equatable {
     public var maxRetries: Int
     /// First backoff delay in seconds; doubled per retry up to `backoffCap`.
     public var backoffBase: TimeInterval
+    /// The longest backoff delay, in seconds.
     public var backoffCap: TimeInterval
     /// A `Retry-After` longer than this (seconds) is not waited out: the batch stops instead.
     public var maxRetryAfter: TimeInterval
+    /// Seconds allowed to connect.
     public var connectTimeout: TimeInterval
+    /// Seconds allowed for a whole request.
     public var totalTimeout: TimeInterval
 
+    /// Settings with these values; `minimumInterval` is one second when not given, and never less for the public server.
     public init(endpoint: URL = NominatimConfiguration.publicEndpoint, contact: String? = nil, email: String? = nil,
                 minimumInterval: TimeInterval? = nil, zoom: Int = NominatimConfiguration.defaultZoom,
                 maxRetries: Int = 3, backoffBase: TimeInterval = 1, backoffCap: TimeInterval = 30,
@@ -89,12 +93,18 @@ public struct NominatimConfiguration: Sendable, Equatable {
 
     /// Partial settings from one source; nil means "not set here".
     public struct Overrides: Sendable, Equatable {
+        /// The server's base URL.
         public var endpoint: String?
+        /// How the server operator can reach the user.
         public var contact: String?
+        /// The `email=` parameter.
         public var email: String?
+        /// Least seconds between two requests.
         public var requestInterval: TimeInterval?
+        /// The `zoom` parameter.
         public var zoom: Int?
 
+        /// Settings with these values; nil is "not set here".
         public init(endpoint: String? = nil, contact: String? = nil, email: String? = nil,
                     requestInterval: TimeInterval? = nil, zoom: Int? = nil) {
             self.endpoint = endpoint
@@ -105,7 +115,7 @@ public struct NominatimConfiguration: Sendable, Equatable {
         }
 
         /// Fills what `self` leaves unset from `weaker`.
-        public func merged(over weaker: Overrides) -> Overrides {
+        package func merged(over weaker: Overrides) -> Overrides {
             Overrides(endpoint: endpoint ?? weaker.endpoint, contact: contact ?? weaker.contact,
                       email: email ?? weaker.email, requestInterval: requestInterval ?? weaker.requestInterval,
                       zoom: zoom ?? weaker.zoom)
@@ -114,7 +124,7 @@ public struct NominatimConfiguration: Sendable, Equatable {
         /// `HUBGEO_NOMINATIM_URL`, `HUBGEO_CONTACT`, `HUBGEO_NOMINATIM_EMAIL`,
         /// `HUBGEO_REQUEST_INTERVAL` (seconds), `HUBGEO_NOMINATIM_ZOOM`. Empty values count as unset;
         /// a bad one is an error naming the variable.
-        public static func fromEnvironment(_ environment: [String: String]) throws(GeocodeError) -> Overrides {
+        package static func fromEnvironment(_ environment: [String: String]) throws(GeocodeError) -> Overrides {
             func value(_ name: String) -> SettingValue? { SettingValue.environment(name, in: environment) }
             return try parse(endpoint: value("HUBGEO_NOMINATIM_URL"), contact: value("HUBGEO_CONTACT"),
                              email: value("HUBGEO_NOMINATIM_EMAIL"), interval: value("HUBGEO_REQUEST_INTERVAL"),
@@ -123,7 +133,7 @@ public struct NominatimConfiguration: Sendable, Equatable {
 
         /// `key = value` lines; `#` starts a comment line. Unknown keys are errors, so typos show;
         /// a bad value is an error naming the file and line.
-        public static func fromConfigFile(_ text: String, path: String) throws(GeocodeError) -> Overrides {
+        package static func fromConfigFile(_ text: String, path: String) throws(GeocodeError) -> Overrides {
             var values: [String: SettingValue] = [:]
             for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)  // also the CR of a CRLF line end
@@ -168,7 +178,7 @@ public struct NominatimConfiguration: Sendable, Equatable {
     }
 
     /// The config file path: `$HUBGEO_CONFIG`, else `$XDG_CONFIG_HOME/hubgeo/config`, else `~/.config/hubgeo/config`.
-    public static func configFilePath(environment: [String: String]) -> String {
+    package static func configFilePath(environment: [String: String]) -> String {
         if let path = environment["HUBGEO_CONFIG"], !path.isEmpty { return path }
         let base: String
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {

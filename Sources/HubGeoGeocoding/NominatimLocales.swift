@@ -11,7 +11,7 @@ import HubGeoModel
 /// that is certain to match what a request in that language would return (see ``Localizer``).
 package enum NominatimLocales {
     /// The tags tried, in order, for `languages`.
-    public static func nameTags(languages: [String]) -> [String] {
+    package static func nameTags(languages: [String]) -> [String] {
         var tags: [String] = []
         func add(_ tag: String) { tags += [tag, "_place_\(tag)"] }
         for language in languages { add("name:\(language)") }
@@ -25,7 +25,7 @@ package enum NominatimLocales {
     }
 
     /// The name Nominatim shows for an object with these raw name tags, or nil with none.
-    public static func displayName(_ names: [ReverseGeocodeResult.NameTag], languages: [String]) -> String? {
+    package static func displayName(_ names: [ReverseGeocodeResult.NameTag], languages: [String]) -> String? {
         guard let first = names.first else { return nil }
         if names.count == 1 { return first.value }
         var byTag: [String: String] = [:]
@@ -38,7 +38,7 @@ package enum NominatimLocales {
 
     /// True for a plain language code ("en", "nld") that Nominatim uses as-is; region
     /// variants and lists are never derived, always asked.
-    public static func isPlainLanguage(_ language: String) -> Bool {
+    package static func isPlainLanguage(_ language: String) -> Bool {
         (2...3).contains(language.count) && language.allSatisfy { $0.isASCII && $0.isLowercase }
     }
 }

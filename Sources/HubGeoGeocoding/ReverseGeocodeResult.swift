@@ -5,16 +5,16 @@ import HubGeoJSON
 import HubGeoModel
 
 /// What one Nominatim reverse lookup says about a point, in one language.
-public struct ReverseGeocodeResult: Sendable, Equatable {
+package struct ReverseGeocodeResult: Sendable, Equatable {
     /// Whether Nominatim found a place (the cache stores it: ``GeocodeStatus``).
-    public typealias Status = GeocodeStatus
+    package typealias Status = GeocodeStatus
 
     /// One raw name tag of the returned object (`namedetails`), in the server's order.
-    public struct NameTag: Sendable, Equatable, Codable {
-        public var key: String
-        public var value: String
+    package struct NameTag: Sendable, Equatable, Codable {
+        package var key: String
+        package var value: String
 
-        public init(_ key: String, _ value: String) {
+        package init(_ key: String, _ value: String) {
             self.key = key
             self.value = value
         }
@@ -22,33 +22,33 @@ public struct ReverseGeocodeResult: Sendable, Equatable {
 
     /// The `address` keys that name a locality, in the order hubgeo prefers them:
     /// `city`, `town`, `village`, `municipality`, then `hamlet` and `suburb` as a last resort.
-    public static let townKeys = ["city", "town", "village", "municipality", "hamlet", "suburb"]
+    package static let townKeys = ["city", "town", "village", "municipality", "hamlet", "suburb"]
 
-    public var status: Status
+    package var status: Status
     /// The localized town: the value of the first of ``townKeys`` present in `address`.
-    public var town: String?
+    package var town: String?
     /// Which address key ``town`` came from.
-    public var townKey: String?
+    package var townKey: String?
     /// `address.country`, localized.
-    public var country: String?
+    package var country: String?
     /// `address.country_code`, lower case.
-    public var countryCode: String?
+    package var countryCode: String?
     /// Every `address` member with a text value (`village`, `municipality`, `road`, ...), localized.
-    public var address: [String: String] = [:]
+    package var address: [String: String] = [:]
     /// The returned object's `addresstype` (`city`, `village`, `road`, ...).
-    public var addressType: String?
+    package var addressType: String?
     /// The returned object's localized `name`.
-    public var name: String?
-    public var displayName: String?
+    package var name: String?
+    package var displayName: String?
     /// The returned object's raw name tags, when `namedetails=1` was asked.
-    public var nameDetails: [NameTag]?
-    public var placeID: Int?
-    public var osmType: String?
-    public var osmID: Int?
-    public var latitude: Double?
-    public var longitude: Double?
+    package var nameDetails: [NameTag]?
+    package var placeID: Int?
+    package var osmType: String?
+    package var osmID: Int?
+    package var latitude: Double?
+    package var longitude: Double?
 
-    public init(status: Status, town: String? = nil, townKey: String? = nil, country: String? = nil,
+    package init(status: Status, town: String? = nil, townKey: String? = nil, country: String? = nil,
                 countryCode: String? = nil, addressType: String? = nil, name: String? = nil,
                 displayName: String? = nil, nameDetails: [NameTag]? = nil, placeID: Int? = nil,
                 osmType: String? = nil, osmID: Int? = nil, latitude: Double? = nil, longitude: Double? = nil) {
@@ -69,19 +69,19 @@ public struct ReverseGeocodeResult: Sendable, Equatable {
     }
 
     /// The "Unable to geocode" answer.
-    public static let noResult = ReverseGeocodeResult(status: .noResult)
+    package static let noResult = ReverseGeocodeResult(status: .noResult)
 }
 
 /// Reads Nominatim `jsonv2` reverse answers. Numbers may also come as strings (older servers),
 /// and strings as numbers; unknown members are ignored.
 package enum NominatimResponseParser {
     /// Why a body is not a usable answer.
-    public struct Failure: Error, Equatable, Sendable {
-        public var reason: String
+    package struct Failure: Error, Equatable, Sendable {
+        package var reason: String
     }
 
     /// Parses a body that came with HTTP 200.
-    public static func parse(_ body: Data) throws(Failure) -> ReverseGeocodeResult {
+    package static func parse(_ body: Data) throws(Failure) -> ReverseGeocodeResult {
         let json: JSONValue
         do {
             json = try JSONParser().parse(body)
@@ -128,7 +128,7 @@ package enum NominatimResponseParser {
 
     /// The message of a Nominatim error body: `{"error":{"code":400,"message":"..."}}`,
     /// `{"error":"..."}`, or a plain-text body. Nil when there is nothing readable.
-    public static func errorMessage(in body: Data) -> String? {
+    package static func errorMessage(in body: Data) -> String? {
         if let json = try? JSONParser().parse(body) {
             if let error = json["error"] { return errorMessage(error) }
             if let title = string(json["title"]) { return title }

@@ -17,7 +17,7 @@ import HubGeoModel
 /// deliberately not `Sendable`.
 package final class CurlClient {
     /// The settings this client was created with.
-    public let configuration: CurlClientConfiguration
+    package let configuration: CurlClientConfiguration
 
     private let handle: CurlEasyHandle?
     /// Why the handle could not be set up; every request then fails with it.
@@ -26,7 +26,7 @@ package final class CurlClient {
     /// Creates a client and its libcurl handle; the first client of a process loads libcurl.so.4.
     /// Should libcurl be missing or fail to initialize, the client still exists but every
     /// request throws ``FetchError/failed(_:_:)`` with the reason.
-    public init(configuration: CurlClientConfiguration) {
+    package init(configuration: CurlClientConfiguration) {
         self.configuration = configuration
         let handle: CurlEasyHandle
         do {
@@ -55,7 +55,7 @@ package final class CurlClient {
     ///   oversized body, redirect loop, broken transfer or TLS failure; and
     ///   ``FetchError/interrupted(_:)`` once the process is interrupted (``Interruption``):
     ///   no request goes out after that, and the transfer in flight is aborted.
-    public func get(_ url: URL, headers: [(String, String)] = [],
+    package func get(_ url: URL, headers: [(String, String)] = [],
                     beforeFollowUp: (() -> Bool)? = nil) throws(FetchError) -> FetchedResponse {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw .unsupportedScheme(url)

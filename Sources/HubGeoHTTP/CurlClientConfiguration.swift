@@ -1,6 +1,6 @@
 import Foundation
 
-/// Settings for a ``CurlClient``. Fixed for the life of the client.
+/// Settings for a `CurlClient`. Fixed for the life of the client.
 ///
 /// Only `http` and `https` URLs are ever fetched (also when following redirects),
 /// gzip/deflate responses are decoded transparently, and TLS certificate and host
@@ -17,7 +17,7 @@ public struct CurlClientConfiguration: Sendable, Equatable {
     /// with ``FetchError/bodyTooLarge(_:limit:)``.
     public var maxBodyBytes: Int
     /// Most redirects followed for one request; one more fails with
-    /// ``FetchError/tooManyRedirects(_:limit:)``. Zero disables following.
+    /// ``FetchError/tooManyRedirects(_:limit:from:to:)``. Zero disables following.
     public var maxRedirects: Int
 
     /// Creates a configuration; every limit has a conservative default.

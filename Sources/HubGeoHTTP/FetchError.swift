@@ -1,9 +1,9 @@
 import Foundation
 import HubGeoModel
 
-/// Why a ``CurlClient`` request produced no response. Every message names the URL.
+/// Why a `CurlClient` request produced no response. Every message names the URL.
 ///
-/// A non-2xx status is not an `FetchError`; it is returned as an ``FetchedResponse``.
+/// A non-2xx status is not an `FetchError`; it is returned as an `FetchedResponse`.
 public enum FetchError: LocalizedError, Equatable, Sendable {
     /// The URL is not `http` or `https`; nothing was sent.
     case unsupportedScheme(URL)
@@ -29,7 +29,7 @@ public enum FetchError: LocalizedError, Equatable, Sendable {
     case invalidHeader(URL, name: String)
     /// Any other libcurl failure, with libcurl's detail.
     case failed(URL, String)
-    /// The process was interrupted (SIGINT or SIGTERM, see ``Interruption``): the request was not
+    /// The process was interrupted (SIGINT or SIGTERM, see `Interruption`): the request was not
     /// sent, or its transfer was aborted.
     case interrupted(URL)
 
@@ -56,6 +56,7 @@ public enum FetchError: LocalizedError, Equatable, Sendable {
         }
     }
 
+    /// The error in words, naming the URL.
     public var errorDescription: String? {
         // Every URL without its user and password (see URLRedaction).
         let url = URLRedaction.redacted(url)

@@ -25,16 +25,18 @@ import HubGeoReader
 /// writes are part of the same transaction (or staged database): the cache and the organizations
 /// always hold the same import.
 ///
-/// SIGINT or SIGTERM (``Interruption``, once the signal handlers are installed) stop an import as
-/// a failure does: no further request, the database as it was, ``Interrupted`` thrown (or the
+/// SIGINT or SIGTERM (`Interruption`, once the signal handlers are installed) stop an import as
+/// a failure does: no further request, the database as it was, `Interrupted` thrown (or the
 /// error of the fetch the signal cut short).
 public struct Importer: Sendable {
+    /// The reader of the tree's documents.
     public let reader: DocumentReader
     /// The document cache's reader, when remote documents go through it.
     public let remote: CachedRemoteReader?
     /// Follow include URLs as written (``Level1TreeWalker/followsIncludeURLs``).
     public var followsIncludeURLs = false
 
+    /// An importer that reads documents with `reader` (``DocumentReader/standard`` for files, the built-in data and http(s)).
     public init(reader: DocumentReader) {
         self.reader = reader
         self.remote = nil
@@ -50,8 +52,11 @@ public struct Importer: Sendable {
     public struct Report: Sendable {
         /// What was read besides the organizations (which went to the database): files, diagnostics (sorted), orphans.
         public var loaded: LoadSummary
+        /// What changed in the database.
         public var summary: ImportSummary
+        /// The number of clubs read.
         public var clubs = 0
+        /// The number of museums read.
         public var museums = 0
         /// Every override a Level 2 file applied, in reading order.
         public var overrides: [AppliedOverride] = []
@@ -65,8 +70,11 @@ public struct Importer: Sendable {
         public var documents: DocumentTraffic?
     }
 
+    /// An override of a Level 2 file: the organization it changed and how.
     public struct AppliedOverride: Sendable {
+        /// The organization changed.
         public var organization: OrganizationIdentity
+        /// The field changed, with its Level 1 and Level 2 values.
         public var override: FieldOverride
     }
 

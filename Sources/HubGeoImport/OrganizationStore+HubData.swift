@@ -8,7 +8,7 @@ extension OrganizationStore {
     /// deletes those no longer in the data. All in one transaction: if anything fails, the
     /// database keeps its previous content.
     @discardableResult
-    public func importData(_ data: HubData, now: Date = Date()) throws -> ImportSummary {
+    package func importData(_ data: HubData, now: Date = Date()) throws -> ImportSummary {
         try importOrganizations(source: data.source, now: now) { add in
             for organization in data.organizations { try add(organization) }
         }

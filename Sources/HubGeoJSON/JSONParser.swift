@@ -5,20 +5,20 @@ import Foundation
 /// invalid UTF-8, unpaired surrogates and nesting deeper than `maxDepth`.
 package struct JSONParser {
     /// Why a document is not JSON, and where.
-    public struct SyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
-        public var line: Int
-        public var column: Int
-        public var reason: String
-        public var description: String { "line \(line), column \(column): \(reason)" }
+    package struct SyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
+        package var line: Int
+        package var column: Int
+        package var reason: String
+        package var description: String { "line \(line), column \(column): \(reason)" }
     }
 
     /// Nesting deeper than this is refused (a stack-safety limit, far above real data).
-    public var maxDepth = 512
+    package var maxDepth = 512
 
-    public init() {}
+    package init() {}
 
     /// Parses a complete document: one value, surrounded by optional white space.
-    public func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
+    package func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
         try read(data, keepingValues: true)
     }
 

@@ -9,13 +9,13 @@ package enum JSONValue: Sendable, Equatable {
     case object([JSONMember])
 
     /// The value of the last member named `key` (as JSON decoders do), or nil.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.last(where: { $0.key == key })?.value
     }
 
     /// A short name of the value's kind, for error messages ("a string", "an object").
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -29,11 +29,11 @@ package enum JSONValue: Sendable, Equatable {
 
 /// One `"key": value` member of a JSON object, with the line it starts on.
 package struct JSONMember: Sendable, Equatable {
-    public var key: String
-    public var value: JSONValue
-    public var line: Int
+    package var key: String
+    package var value: JSONValue
+    package var line: Int
 
-    public init(key: String, value: JSONValue, line: Int) {
+    package init(key: String, value: JSONValue, line: Int) {
         self.key = key
         self.value = value
         self.line = line

@@ -13,6 +13,7 @@ public struct DocumentReader: Sendable {
     /// the HTTP client's default body limit: real Photo Club Hub files are well under 1 MiB).
     public let maxFileBytes: Int
 
+    /// The default largest document read: 20 MiB.
     public static let defaultMaxFileBytes = 20 * 1024 * 1024
 
     /// - Parameter remoteFetch: how to fetch http(s) documents; nil refuses remote documents.
@@ -61,7 +62,7 @@ public struct DocumentReader: Sendable {
 
     /// The Level 2 files that sit in the same folder as `location` (none for remote folders,
     /// which cannot be listed).
-    public func level2Files(besides location: DocumentLocation) -> [DocumentLocation] {
+    package func level2Files(besides location: DocumentLocation) -> [DocumentLocation] {
         let suffix = ".level2.json"
         switch location {
         case .embedded:

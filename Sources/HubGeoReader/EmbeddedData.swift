@@ -7,13 +7,13 @@ import HubGeoModel
 /// used when no other source is given so that the tool works offline.
 package enum EmbeddedData {
     /// The Level 1 root of the embedded include tree.
-    public static let rootName = "root_.level1.json"
+    package static let rootName = "root_.level1.json"
 
     /// The embedded file names, sorted.
-    public static var fileNames: [String] { files.keys.sorted() }
+    package static var fileNames: [String] { files.keys.sorted() }
 
     /// The bytes of one embedded file, or nil when no file has that name.
-    public static func file(named name: String) -> Data? { files[name] }
+    package static func file(named name: String) -> Data? { files[name] }
 
     private static let files: [String: Data] = {
         var result: [String: Data] = [:]

@@ -6,7 +6,7 @@ import HubGeoModel
 /// Loads a Photo Club Hub data set: the Level 1 include tree from a root file (read by a
 /// ``Level1TreeWalker``), each club's Level 2 file (`<nickName>.level2.json` next to the Level 1
 /// file that declares the club, or given explicitly), with the Level 2 overrides applied (by the
-/// ``Level2Resolver``).
+/// `Level2Resolver`).
 ///
 /// Rules: malformed JSON, a file of the wrong shape, an include cycle or a missing include
 /// fail the whole load (the data set would silently be incomplete otherwise). One unusable
@@ -16,6 +16,7 @@ public struct HubLoader: Sendable {
     /// Follow include URLs as written (``Level1TreeWalker/followsIncludeURLs``).
     public var followsIncludeURLs = false
 
+    /// A loader that reads documents with `reader`, following include URLs as written when `followsIncludeURLs`.
     public init(reader: DocumentReader, followsIncludeURLs: Bool = false) {
         self.reader = reader
         self.followsIncludeURLs = followsIncludeURLs

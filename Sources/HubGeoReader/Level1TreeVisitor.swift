@@ -6,10 +6,14 @@ import HubGeoModel
 /// Where an organization is declared: its Level 1 file, the JSON path of its entry and the
 /// line of the entry's first member (when known).
 public struct Level1Place: Hashable, Sendable, CustomStringConvertible {
+    /// The Level 1 file.
     public var file: DocumentLocation
+    /// The JSON path of the organization's entry.
     public var jsonPath: String
+    /// The line of the entry's first member, when known.
     public var line: Int?
 
+    /// The place at `file`, `jsonPath` and `line`.
     public init(file: DocumentLocation, jsonPath: String, line: Int?) {
         self.file = file
         self.jsonPath = jsonPath
@@ -30,7 +34,7 @@ public protocol Level1TreeVisitor {
     mutating func enterDocument(_ location: DocumentLocation, data: Data) throws
 
     /// The first declaration of an organization, as soon as it is read (with the Level 1 data
-    /// only: Level 2 files are the ``Level2Resolver``'s).
+    /// only: Level 2 files are the `Level2Resolver`'s).
     mutating func organization(_ organization: Organization, at place: Level1Place) throws
 
     /// A record skipped or doubtful, or an organization declared again (the first declaration is
@@ -47,10 +51,13 @@ public protocol Level1TreeVisitor {
     mutating func problem(_ error: Error, diagnostic: Diagnostic, discarding document: DocumentLocation?) throws
 }
 
-package extension Level1TreeVisitor {
-    mutating func enterDocument(_ location: DocumentLocation, data: Data) throws {}
+// Public, so that a visitor outside hubgeo needs only `organization(_:at:)` and `diagnostic(_:)`.
+extension Level1TreeVisitor {
+    /// Does nothing with the document.
+    public mutating func enterDocument(_ location: DocumentLocation, data: Data) throws {}
 
-    mutating func problem(_ error: Error, diagnostic: Diagnostic, discarding document: DocumentLocation?) throws {
+    /// Stops the walk: throws `error`.
+    public mutating func problem(_ error: Error, diagnostic: Diagnostic, discarding document: DocumentLocation?) throws {
         throw error
     }
 }

@@ -14,9 +14,10 @@ import HubGeoModel
 /// folder (or URL prefix): a remote tree never makes hubgeo fetch another host. An include of any
 /// other name is skipped with a warning (the app skips it too). An include cycle and a missing
 /// include are problems; the first declaration of an identity is kept and a later one is reported. Records are decoded
-/// straight from the bytes (``Level1Stream``); a document the streaming reader cannot vouch for
-/// is parsed whole (``Level1Document``), with the same results.
+/// straight from the bytes (`Level1Stream`); a document the streaming reader cannot vouch for
+/// is parsed whole (`Level1Document`), with the same results.
 public struct Level1TreeWalker: Sendable {
+    /// The reader of the tree's documents.
     public let reader: DocumentReader
 
     /// Follow each include's URL as written (relative ones against the including file), as app
@@ -24,6 +25,7 @@ public struct Level1TreeWalker: Sendable {
     /// tree an include that would leave http(s) or climb above the server's root is then refused.
     public var followsIncludeURLs = false
 
+    /// A walker that reads documents with `reader`, following include URLs as written when `followsIncludeURLs`.
     public init(reader: DocumentReader, followsIncludeURLs: Bool = false) {
         self.reader = reader
         self.followsIncludeURLs = followsIncludeURLs
@@ -76,7 +78,7 @@ public struct Level1TreeWalker: Sendable {
     public var maximumDepth = 100_000
 
     /// The Level 1 file a root stands for: a folder stands for the root file inside it.
-    public static func resolveRoot(_ root: DocumentLocation) throws -> DocumentLocation {
+    package static func resolveRoot(_ root: DocumentLocation) throws -> DocumentLocation {
         guard case .file(let url) = root else { return root }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -238,12 +240,14 @@ public struct Level1TreeWalker: Sendable {
 public struct Level1Walk: Sendable {
     /// The root file (a folder resolved to the root file inside it).
     public var root: DocumentLocation
+    /// The Level 1 files read, in reading order.
     public var files: [DocumentLocation]
+    /// The number of organizations reported.
     public var organizationCount: Int
 
     /// The problem with a tree that holds no usable organization, nil when it holds some:
     /// none at all, or every one skipped (`diagnostics`, the walk's, say why).
-    public func emptinessError(diagnostics: [Diagnostic]) -> LoadError? {
+    package func emptinessError(diagnostics: [Diagnostic]) -> LoadError? {
         guard organizationCount == 0 else { return nil }
         guard diagnostics.isEmpty else {
             return .noUsableOrganizations(root: root.description, problems: diagnostics.map(\.description))

@@ -6,17 +6,24 @@ import HubGeoModel
 /// A problem that stops an import as a whole: the data set would be incomplete otherwise.
 /// Nothing is written to the database when one occurs.
 public enum LoadError: LocalizedError, Equatable, Sendable {
+    /// The file at `file` cannot be read, for `reason`.
     case unreadable(file: String, reason: String)
+    /// The file at `file` is not valid JSON: `reason` at `line` and `column`.
     case malformedJSON(file: String, line: Int, column: Int, reason: String)
+    /// The document at `file` is not what its level allows at `jsonPath`: `reason`, a finding of `rule`.
     case invalidDocument(file: String, jsonPath: String, reason: String, rule: DiagnosticRule = .wrongType)
+    /// The includes form a cycle: `chain`, from the root.
     case includeCycle(chain: [String])
+    /// The file `include`, included from `includedFrom` at `jsonPath`, does not exist.
     case missingInclude(include: String, includedFrom: String, jsonPath: String)
     /// Following `include` would make the include chain that starts at `root` longer than `limit` documents.
     case includeTooDeep(root: String, limit: Int, include: String, includedFrom: String, jsonPath: String)
+    /// The tree at `root` holds no club or museum.
     case noOrganizations(root: String)
     /// Every organization of the tree was skipped; `problems` says why (one line each).
     case noUsableOrganizations(root: String, problems: [String])
 
+    /// The error in words, naming the file.
     public var errorDescription: String? {
         switch self {
         case .unreadable(let file, let reason):
@@ -68,7 +75,7 @@ public enum LoadError: LocalizedError, Equatable, Sendable {
 }
 
 /// Which level of the Photo Club Hub data a file holds.
-public enum DocumentKind: String, Sendable, Codable, CaseIterable {
+package enum DocumentKind: String, Sendable, Codable, CaseIterable {
     /// Shared lists: expertises and languages (`*.level0.json`).
     case level0
     /// Organizations and includes (`*.level1.json`).
@@ -77,7 +84,7 @@ public enum DocumentKind: String, Sendable, Codable, CaseIterable {
     case level2
 
     /// The kind a file name says (`x.level1.json`), nil when it says none.
-    public init?(fileName: String) {
+    package init?(fileName: String) {
         let lower = fileName.lowercased()
         guard let kind = Self.allCases.first(where: { lower.hasSuffix(".\($0.rawValue).json") }) else { return nil }
         self = kind

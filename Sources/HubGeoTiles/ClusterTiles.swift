@@ -14,9 +14,11 @@ import HubGeoClusters
 /// tile's bytes depend only on the index, the counts and the attributes. Zooms beyond the index's
 /// separation zoom show its last level.
 public struct ClusterTiles: Sendable {
+    /// The cluster index the tiles show.
     public let index: ClusterIndex
     /// Per item id, the museums among its organizations (the rest are clubs).
     let museums: [UInt32]
+    /// The tiles' extent and buffer.
     public let grid: TileGrid
 
     /// The tiles of `index`, whose items hold `museums[id]` museums each.

@@ -7,11 +7,13 @@ import GRDB
 /// (y counted from the south). Written under a temporary name beside `path` and renamed over it
 /// when complete, as every output of hubgeo.
 public final class MBTilesWriter: TileArchiveWriter {
+    /// The archive's path.
     public let path: String
     private let temporaryPath: String
     private var queue: DatabaseQueue?
     private var pending: [(TileAddress, [UInt8])] = []
 
+    /// A writer of an MBTiles archive at `path`, built beside it and renamed into place by ``finish(_:)``.
     public init(path: String) throws {
         self.path = path
         let url = URL(fileURLWithPath: path)
@@ -42,6 +44,7 @@ public final class MBTilesWriter: TileArchiveWriter {
         }
     }
 
+    /// Adds one tile's MVT.
     public func add(_ tile: TileAddress, _ mvt: [UInt8]) throws {
         pending.append((tile, try Gzip.compress(mvt)))
         if pending.count >= 4096 { try flush() }
@@ -61,6 +64,7 @@ public final class MBTilesWriter: TileArchiveWriter {
         }
     }
 
+    /// Writes the metadata and publishes the archive.
     public func finish(_ metadata: TileSetMetadata) throws {
         guard let queue else { throw TileArchiveError("\(path) was already closed") }
         do {
@@ -91,6 +95,7 @@ public final class MBTilesWriter: TileArchiveWriter {
         }
     }
 
+    /// Removes the unfinished archive.
     public func abandon() {
         if let queue {
             try? queue.close()

@@ -48,6 +48,7 @@ public final class PMTilesWriter: TileArchiveWriter {
         close(scratch)
     }
 
+    /// Adds one tile's MVT.
     public func add(_ tile: TileAddress, _ mvt: [UInt8]) throws {
         let data = try Gzip.compress(mvt)
         let id = tile.pmtilesID
@@ -74,6 +75,7 @@ public final class PMTilesWriter: TileArchiveWriter {
         }
     }
 
+    /// Writes the header, directories, metadata and tile data to the output and publishes it.
     public func finish(_ metadata: TileSetMetadata) throws {
         try flush()
         let headerSize = 127
@@ -116,6 +118,7 @@ public final class PMTilesWriter: TileArchiveWriter {
         try onFinish()
     }
 
+    /// Drops the output.
     public func abandon() {
         if !finished { onAbandon() }
         finished = true

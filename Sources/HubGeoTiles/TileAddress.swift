@@ -1,8 +1,11 @@
 /// One tile of the Web Mercator tile pyramid (XYZ scheme: x grows east from the antimeridian, y
 /// south from 85.0511° N; zoom z has 2^z × 2^z tiles).
 public struct TileAddress: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The zoom.
     public let z: Int
+    /// The column, from the west.
     public let x: Int
+    /// The row, from the north (XYZ).
     public let y: Int
 
     /// The highest zoom a tile address takes (the cluster index's zoom limit; PMTiles ids reach 26).
@@ -56,7 +59,9 @@ public struct TileAddress: Sendable, Hashable, Comparable, CustomStringConvertib
         return base + d
     }
 
+    /// `z/x/y`.
     public var description: String { "\(z)/\(x)/\(y)" }
 
+    /// Orders by PMTiles tile id.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.pmtilesID < rhs.pmtilesID }
 }

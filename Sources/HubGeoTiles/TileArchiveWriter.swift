@@ -11,8 +11,10 @@ public protocol TileArchiveWriter: AnyObject {
 
 /// An archive that could not be written, in words.
 public struct TileArchiveError: Error, CustomStringConvertible {
+    /// The error in words.
     public var description: String
 
+    /// An error that says `description`.
     public init(_ description: String) {
         self.description = description
     }

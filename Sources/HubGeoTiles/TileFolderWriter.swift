@@ -6,11 +6,13 @@ import Foundation
 /// `path` is replaced only when it is empty or a tile folder hubgeo wrote (its metadata.json says
 /// so); anything else there is refused, never deleted.
 public final class TileFolderWriter: TileArchiveWriter {
+    /// The folder's path.
     public let path: String
     private let temporaryPath: String
     private var open = true
     private var madeDirectories: Set<Int> = []
 
+    /// A writer of a `z/x/y.mvt` folder at `path`, built beside it and renamed into place by ``finish(_:)``.
     public init(path: String) throws {
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
@@ -42,6 +44,7 @@ public final class TileFolderWriter: TileArchiveWriter {
         }
     }
 
+    /// Adds one tile's MVT.
     public func add(_ tile: TileAddress, _ mvt: [UInt8]) throws {
         let column = "\(temporaryPath)/\(tile.z)/\(tile.x)"
         let key = tile.z << 32 | tile.x
@@ -67,6 +70,7 @@ public final class TileFolderWriter: TileArchiveWriter {
         }
     }
 
+    /// Writes the metadata and publishes the folder.
     public func finish(_ metadata: TileSetMetadata) throws {
         guard open else { throw TileArchiveError("\(path) was already closed") }
         do {
@@ -92,6 +96,7 @@ public final class TileFolderWriter: TileArchiveWriter {
         }
     }
 
+    /// Removes the unfinished folder.
     public func abandon() {
         guard open else { return }
         open = false

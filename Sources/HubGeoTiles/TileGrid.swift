@@ -3,7 +3,7 @@
 /// whole); a point belongs to exactly one tile (see ``owns(x:y:in:)``), which counts it.
 ///
 /// Both ways of making tiles (one tile on request, every tile of a zoom in one pass) place points
-/// with ``local(_:tile:scale:)`` and keep them with ``includes(x:y:)``, so they make the same tiles.
+/// with `local(_:tile:scale:)` and keep them with `includes(x:y:)`, so they make the same tiles.
 /// Longitudes wrap: near the antimeridian a tile's buffer holds the points of the other side of
 /// the map (shifted by a world); latitudes do not (beyond ±85.0511° points lie on the top or bottom edge).
 public struct TileGrid: Sendable, Equatable {

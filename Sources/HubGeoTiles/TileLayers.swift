@@ -8,8 +8,11 @@ public enum TileLayers {
 
     /// One layer of `vector_layers`: its id, description and fields (name → type and meaning).
     public struct Description: Sendable {
+        /// The layer's id.
         public var id: String
+        /// What the layer holds.
         public var description: String
+        /// The layer's fields and their types.
         public var fields: [(name: String, type: String)]
     }
 

@@ -4,17 +4,24 @@ import HubGeoJSON
 /// What a tile set says about itself: the PMTiles metadata, the MBTiles `metadata` table and
 /// TileJSON 3.0 are written from it.
 public struct TileSetMetadata: Sendable {
+    /// The tile set's name.
     public var name = "hubgeo"
+    /// What the tile set holds.
     public var description = "Photo clubs and museums of Photo Club Hub, clustered for every zoom (hubgeo)"
+    /// Whom the map credits.
     public var attribution = "Photo Club Hub"
     /// The box of the organizations (west, south, east, north, degrees).
     public var bounds: (west: Double, south: Double, east: Double, north: Double) = (-180, -85.0511, 180, 85.0511)
+    /// The first zoom.
     public var minimumZoom = 0
+    /// The last zoom.
     public var maximumZoom = 0
     /// Whether the organizations carry localized towns and countries (and in which language).
     public var language: String?
+    /// The version of the tile set.
     public var version = "1.0.0"
 
+    /// The metadata of hubgeo's tiles, of the whole world, at zoom 0.
     public init() {}
 
     /// The centre of the bounds, at the lowest zoom.

@@ -5,21 +5,21 @@ import HubGeoReader
 /// One side of `hubgeo diff`: the organizations of a tree (a folder, a Level 1 file or a URL, with
 /// its includes and Level 2 files, as an import reads them), and where each is declared (file,
 /// line and column of its entry), for annotations.
-public struct DiffTree: Sendable {
-    public struct Place: Sendable, Equatable {
-        public var file: String
-        public var jsonPath: String
-        public var line: Int
-        public var column: Int
+package struct DiffTree: Sendable {
+    package struct Place: Sendable, Equatable {
+        package var file: String
+        package var jsonPath: String
+        package var line: Int
+        package var column: Int
     }
 
-    public var source: String
-    public var organizations: [Organization]
-    public var places: [OrganizationIdentity: Place]
+    package var source: String
+    package var organizations: [Organization]
+    package var places: [OrganizationIdentity: Place]
     /// What made records unusable on the way (they are left out), as `validate` reports them.
-    public var problems: [Diagnostic]
+    package var problems: [Diagnostic]
 
-    public init(source: String, organizations: [Organization], places: [OrganizationIdentity: Place] = [:],
+    package init(source: String, organizations: [Organization], places: [OrganizationIdentity: Place] = [:],
                 problems: [Diagnostic] = []) {
         self.source = source
         self.organizations = organizations
@@ -28,16 +28,16 @@ public struct DiffTree: Sendable {
     }
 
     /// Why a tree cannot be compared: its root cannot be read, or it holds no organization at all.
-    public struct Unreadable: Error, CustomStringConvertible {
-        public var description: String
+    package struct Unreadable: Error, CustomStringConvertible {
+        package var description: String
 
-        public init(description: String) {
+        package init(description: String) {
             self.description = description
         }
     }
 
     /// Reads the tree at `location`.
-    public static func read(_ location: DocumentLocation, reader: DocumentReader, followsIncludeURLs: Bool = false) throws -> DiffTree {
+    package static func read(_ location: DocumentLocation, reader: DocumentReader, followsIncludeURLs: Bool = false) throws -> DiffTree {
         let inspection = TreeInspection(reader: reader, root: location, followsIncludeURLs: followsIncludeURLs)
         guard inspection.root != nil, !inspection.data.organizations.isEmpty else {
             let reasons = inspection.data.diagnostics.prefix(3).map(TextReport.line)

@@ -3,9 +3,9 @@ import HubGeoReader
 
 /// The JSON Schemas of `docs/schemas/` (`levelN.schema.json`), built into hubgeo byte for byte
 /// for `hubgeo schema`.
-public enum EmbeddedSchemas {
+package enum EmbeddedSchemas {
     /// The schema of one level, exactly as `docs/schemas/` holds it.
-    public static func schema(of kind: DocumentKind) -> Data? {
+    package static func schema(of kind: DocumentKind) -> Data? {
         files["\(kind.rawValue).schema.json"]
     }
 

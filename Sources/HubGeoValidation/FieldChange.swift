@@ -3,16 +3,16 @@ import HubGeoModel
 
 /// One field that differs between two versions of an organization, each side as shown to people
 /// (nil: absent).
-public struct FieldChange: Sendable, Codable, Equatable {
-    public var field: String
-    public var old: String?
-    public var new: String?
+package struct FieldChange: Sendable, Codable, Equatable {
+    package var field: String
+    package var old: String?
+    package var new: String?
 
     /// The fields of `old` and `new` (the same organization) that differ: type, nickname,
     /// coordinates, website, Wikipedia, Level 2 URL, e-mail, Fotobond number, each remark by
     /// language (`remark.EN`) and the member count. `coordinates: false` leaves coordinates out
     /// (``TreeDiff`` reports them as a move).
-    public static func changes(from old: Organization, to new: Organization, coordinates: Bool = true) -> [FieldChange] {
+    package static func changes(from old: Organization, to new: Organization, coordinates: Bool = true) -> [FieldChange] {
         var changes: [FieldChange] = []
         func compare(_ field: String, _ a: String?, _ b: String?) {
             if a != b { changes.append(FieldChange(field: field, old: a, new: b)) }
@@ -40,7 +40,7 @@ public struct FieldChange: Sendable, Codable, Equatable {
     }
 
     /// `field "old" -> "new"`, for messages.
-    public var description: String {
+    package var description: String {
         func quoted(_ text: String?) -> String {
             guard let text else { return "(none)" }
             let short = text.count <= 60 ? text : String(text.prefix(57)) + "..."

@@ -14,6 +14,7 @@ public struct Level0Catalog: Sendable, Equatable {
     /// Where the catalog was read from.
     public var source: String
 
+    /// A catalog of these languages and expertises, read from `source`.
     public init(languages: Set<String>, expertises: Set<String>, source: String) {
         self.languages = languages
         self.expertises = expertises

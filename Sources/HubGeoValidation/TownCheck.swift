@@ -10,7 +10,7 @@ import HubGeoReader
 ///
 /// Each distinct point is reverse geocoded once, without `accept-language`, so that Nominatim
 /// answers with the local names that Level 1 files use ("Den Haag", "Bruxelles - Brussel");
-/// that answer is cached under the language ``localNames``. Answers already cached for the point
+/// that answer is cached under the language `localNames`. Answers already cached for the point
 /// in other languages (by `hubgeo localize`) count too, so translations match as well.
 ///
 /// The declared town matches when it equals, ignoring case, accents, spaces and punctuation,
@@ -21,7 +21,7 @@ import HubGeoReader
 /// says how far the declared town lies when another checked point of the tree is in it.
 public final class TownCheck {
     /// The cache language of answers asked without `accept-language`: the places' local names.
-    public static let localNames = CachedReverseGeocoder.localNames
+    package static let localNames = CachedReverseGeocoder.localNames
 
     /// What a run did, for the summary line.
     public struct Summary: Sendable, Codable, Equatable {
@@ -38,6 +38,7 @@ public final class TownCheck {
         /// Why lookups stopped early, if they did.
         public var stoppedBy: String?
 
+        /// Nothing checked yet.
         public init() {}
 
         /// "town check: 131 organizations at 120 points: 131 checked (12 requests, 108 points cached)".
@@ -63,6 +64,7 @@ public final class TownCheck {
     /// Called after each point with (done, total).
     public var progress: (Int, Int) -> Void = { _, _ in }
 
+    /// What the check found so far.
     public private(set) var summary = Summary()
 
     private let store: OrganizationStore

@@ -6,51 +6,51 @@ import HubGeoModel
 /// (by identity: town + full name): added, removed, probable renames (as `import` reports them:
 /// a removed and an added organization with the same full name or nickname within 1 km), moved
 /// (coordinates changed; largest distance first) and the other changed fields.
-public struct TreeDiff: Sendable, Codable, Equatable {
+package struct TreeDiff: Sendable, Codable, Equatable {
     /// An organization that is only on one side.
-    public struct Side: Sendable, Codable, Equatable {
-        public var type: OrganizationType
-        public var identity: OrganizationIdentity
-        public var coordinates: GeoPoint
+    package struct Side: Sendable, Codable, Equatable {
+        package var type: OrganizationType
+        package var identity: OrganizationIdentity
+        package var coordinates: GeoPoint
     }
 
-    public struct Rename: Sendable, Codable, Equatable {
-        public var type: OrganizationType
-        public var old: OrganizationIdentity
-        public var new: OrganizationIdentity
+    package struct Rename: Sendable, Codable, Equatable {
+        package var type: OrganizationType
+        package var old: OrganizationIdentity
+        package var new: OrganizationIdentity
         /// True when the full name is the same (the town changed); else the nickname is.
-        public var sameFullName: Bool
-        public var distanceMeters: Double
+        package var sameFullName: Bool
+        package var distanceMeters: Double
     }
 
-    public struct Move: Sendable, Codable, Equatable {
-        public var type: OrganizationType
-        public var identity: OrganizationIdentity
-        public var old: GeoPoint
-        public var new: GeoPoint
+    package struct Move: Sendable, Codable, Equatable {
+        package var type: OrganizationType
+        package var identity: OrganizationIdentity
+        package var old: GeoPoint
+        package var new: GeoPoint
         /// The geodesic distance on WGS84, in kilometres.
-        public var kilometers: Double
+        package var kilometers: Double
     }
 
-    public struct Change: Sendable, Codable, Equatable {
-        public var type: OrganizationType
-        public var identity: OrganizationIdentity
-        public var fields: [FieldChange]
+    package struct Change: Sendable, Codable, Equatable {
+        package var type: OrganizationType
+        package var identity: OrganizationIdentity
+        package var fields: [FieldChange]
     }
 
-    public var added: [Side] = []
-    public var removed: [Side] = []
-    public var renamed: [Rename] = []
+    package var added: [Side] = []
+    package var removed: [Side] = []
+    package var renamed: [Rename] = []
     /// Largest distance first.
-    public var moved: [Move] = []
-    public var changed: [Change] = []
+    package var moved: [Move] = []
+    package var changed: [Change] = []
     /// Organizations in both, the same in every compared field.
-    public var unchanged = 0
+    package var unchanged = 0
 
-    public var isEqual: Bool { added.isEmpty && removed.isEmpty && renamed.isEmpty && moved.isEmpty && changed.isEmpty }
+    package var isEqual: Bool { added.isEmpty && removed.isEmpty && renamed.isEmpty && moved.isEmpty && changed.isEmpty }
 
     /// Compares `old` with `new` (the first declaration of an identity counts on each side).
-    public init(old: [Organization], new: [Organization]) {
+    package init(old: [Organization], new: [Organization]) {
         var oldByIdentity: [OrganizationIdentity: Organization] = [:]
         for organization in old where oldByIdentity[organization.identity] == nil { oldByIdentity[organization.identity] = organization }
         var newByIdentity: [OrganizationIdentity: Organization] = [:]
@@ -93,7 +93,7 @@ public struct TreeDiff: Sendable, Codable, Equatable {
     }
 
     /// "2 added, 4 removed, 0 probable renames, 1 moved, 6 changed, 125 unchanged".
-    public var summary: String {
+    package var summary: String {
         "\(added.count) added, \(removed.count) removed, \(renamed.count) probable rename\(renamed.count == 1 ? "" : "s"), "
             + "\(moved.count) moved, \(changed.count) changed, \(unchanged) unchanged"
     }

@@ -17,6 +17,7 @@ public struct ValidationReport: Sendable, Codable, Equatable {
     /// What `--geocode` did, when it ran.
     public var townCheck: TownCheck.Summary?
 
+    /// A report of these diagnostics, files, organizations, Level 0 sources and town check.
     public init(diagnostics: [Diagnostic], files: [String], organizations: Int, level0Sources: [String],
                 townCheck: TownCheck.Summary? = nil) {
         self.diagnostics = diagnostics
@@ -26,7 +27,9 @@ public struct ValidationReport: Sendable, Codable, Equatable {
         self.townCheck = townCheck
     }
 
+    /// The number of errors.
     public var errorCount: Int { diagnostics.count { $0.severity == .error } }
+    /// The number of warnings.
     public var warningCount: Int { diagnostics.count { $0.severity == .warning } }
 
     /// True when the data should be rejected: an error, or with `strict` any warning.

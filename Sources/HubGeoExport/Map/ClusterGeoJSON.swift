@@ -15,9 +15,9 @@ import HubGeoModel
 /// - `"colocated"`: organizations at exactly the same coordinates, which never split: id `"g"` +
 ///   its number, `count`, `clubs` and `museums` (as for a cluster), and `organizations` (id, name, nickName, type, town; by name, at most the
 ///   limit the view was asked with).
-public enum ClusterGeoJSON {
+package enum ClusterGeoJSON {
     /// `museums` gives the museums among an item's organizations (by item id; the rest are clubs).
-    public static func collection(_ view: MapClusters, museums: ((Int) -> Int)? = nil) -> String {
+    package static func collection(_ view: MapClusters, museums: ((Int) -> Int)? = nil) -> String {
         func shares(_ item: ClusterIndex.Item) -> String {
             guard let museums else { return "" }
             let count = museums(item.id)

@@ -11,15 +11,20 @@ public struct LeafletAssets: Sendable {
     /// Overrides ``defaultDirectory`` (a folder holding the same files).
     public static let environmentVariable = "HUBGEO_LEAFLET_DIR"
 
+    /// The script of Leaflet.
     public var leafletJS: String
+    /// The script of Leaflet.markercluster.
     public var markerClusterJS: String
+    /// The style sheets of both.
     public var css: String
     /// The licence texts (Debian copyright files), one per library.
     public var licences: [(name: String, text: String)]
 
     /// An error finding or reading the libraries.
     public struct MissingFile: LocalizedError, Sendable {
+        /// The file that could not be read.
         public var path: String
+        /// The error in words, naming the packages that hold the files.
         public var errorDescription: String? {
             "cannot read \(path): the map page needs Leaflet and its marker-cluster plugin "
                 + "(Debian packages libjs-leaflet and libjs-leaflet.markercluster; or set \(LeafletAssets.environmentVariable))"

@@ -9,7 +9,7 @@ package enum MapGeoJSON {
     /// `localization`, when given), at most `cap` features, read from one snapshot of the
     /// database (``OrganizationReading/snapshot(_:)``). When more match, the collection stops at
     /// `cap` and carries `"truncated": true`.
-    public static func collection(_ store: borrowing some OrganizationReading & ~Copyable, _ selection: OrganizationSelection,
+    package static func collection(_ store: borrowing some OrganizationReading & ~Copyable, _ selection: OrganizationSelection,
                                   type: OrganizationType? = nil, localization: LocalizationSource? = nil,
                                   cap: Int? = nil) throws -> (json: String, count: Int, truncated: Bool) {
         try store.snapshot { store in
@@ -46,7 +46,7 @@ package enum MapGeoJSON {
     }
 
     /// A compact FeatureCollection of the given matches, in their order (for `near`).
-    public static func collection(_ matches: [PlaceMatch], language: String?, truncated: Bool = false) throws -> String {
+    package static func collection(_ matches: [PlaceMatch], language: String?, truncated: Bool = false) throws -> String {
         let sink = StringSink()
         let writer = GeoJSONWriter(sink: sink, language: language)
         try writer.begin()

@@ -6,13 +6,13 @@ import HubGeoModel
 /// The map page: one HTML file with Leaflet, its marker-cluster plugin, the world outline and
 /// (for `hubgeo map`) the data inlined, so that it opens with no network.
 ///
-/// Its script and style are web files beside this one, embedded at build time (``MapWebFiles``):
+/// Its script and style are web files beside this one, embedded at build time (`MapWebFiles`):
 /// `Web/map-common.js` (the map, panel, popups, lists, language) followed, in the same `<script>`
 /// element, by the page's own `Web/map-embedded.js` (`hubgeo map`) or `Web/map-served.js`
 /// (`hubgeo serve`), and `Web/map.css`. What the page does is told at the top of each file.
 ///
 /// Every piece of data sits in `<script type="application/json">` elements escaped by
-/// ``ScriptSafeJSON`` and is read with `JSON.parse`; the page script builds popups and lists with
+/// `ScriptSafeJSON` and is read with `JSON.parse`; the page script builds popups and lists with
 /// DOM text nodes, never with HTML strings, so no data can become markup or script.
 public struct MapPage: Sendable {
     /// Where the page takes its organizations from.
@@ -27,9 +27,12 @@ public struct MapPage: Sendable {
         case server(languages: [String], extent: [Double]?, featureCap: Int)
     }
 
+    /// Where the page takes its organizations from.
     public var source: Source
+    /// The page's title.
     public var title: String
 
+    /// A page of the organizations of `source`, titled `title`.
     public init(source: Source, title: String = "Photo Club Hub: clubs and museums") {
         self.source = source
         self.title = title

@@ -8,7 +8,7 @@ import HubGeoModel
 /// switch the HTML parser into its "script data escaped" states. U+2028 and U+2029 are escaped
 /// too, so the text is also a valid JavaScript expression.
 package enum ScriptSafeJSON {
-    public static func escape(_ json: String) -> String {
+    package static func escape(_ json: String) -> String {
         var result = ""
         result.reserveCapacity(json.utf8.count + 64)
         for scalar in json.unicodeScalars {

@@ -9,10 +9,10 @@ import HubGeoModel
 /// first point's longitude and latitude in hundredths of a degree, then the differences.
 package enum WorldOutline {
     /// The polygons as compact JSON (about 76 kB).
-    public static var json: String { encodedPolygons }
+    package static var json: String { encodedPolygons }
 
     /// Where the outline comes from, for the page's "about" text.
-    public static let notice = """
+    package static let notice = """
         World outline: Natural Earth 1:110m Admin 0 countries (public domain, naturalearthdata.com), \
         as shipped in the PyPI package geopandas 0.14.4, at 0.01 degree.
         """

@@ -12,6 +12,7 @@ public final class TileCache: @unchecked Sendable {
     /// The cluster index under the tiles (share it with ``OrganizationReading/clusters(west:south:east:north:zoom:groupLimit:limit:cache:)``).
     public let clusterCache: ClusterIndexCache
 
+    /// An empty cache over `clusterCache`.
     public init(clusterCache: ClusterIndexCache = ClusterIndexCache()) {
         self.clusterCache = clusterCache
     }
@@ -29,12 +30,15 @@ public final class TileCache: @unchecked Sendable {
 
 /// Where an archive of tiles stands, for a progress display.
 public struct TileProgress: Sendable {
+    /// The zoom being written.
     public var zoom: Int
+    /// The last zoom to write.
     public var maximumZoom: Int
     /// Tiles written so far.
     public var tiles: Int
     /// The share of the work done (0...1), estimated from the items of each zoom.
     public var fraction: Double
+    /// Seconds since the start.
     public var elapsed: TimeInterval
 
     /// The time left, estimated from the share done so far.
@@ -45,9 +49,13 @@ public struct TileProgress: Sendable {
 
 /// What an archive of tiles holds.
 public struct TileSetSummary: Sendable {
+    /// The number of organizations in the tiles.
     public var organizations: Int
+    /// The number of tiles written (empty tiles are not).
     public var tiles: Int
+    /// The last zoom written.
     public var maximumZoom: Int
+    /// The metadata written into the archive.
     public var metadata: TileSetMetadata
 }
 

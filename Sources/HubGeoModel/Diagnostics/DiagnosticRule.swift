@@ -4,57 +4,101 @@
 /// new id.
 public enum DiagnosticRule: String, Sendable, Codable, CaseIterable, Comparable {
     // The file as a whole.
+    /// `json-syntax`: The file is not valid JSON.
     case jsonSyntax = "json-syntax"
+    /// `unreadable-file`: A file or URL cannot be read.
     case unreadableFile = "unreadable-file"
     // Records and their fields.
+    /// `wrong-type`: A value of the wrong type.
     case wrongType = "wrong-type"
+    /// `missing-key`: A required key is missing.
     case missingKey = "missing-key"
+    /// `empty-value`: A required text is empty.
     case emptyValue = "empty-value"
+    /// `control-character-in-name`: A name holds a control character.
     case controlCharacterInName = "control-character-in-name"
+    /// `coordinates-out-of-range`: A latitude or longitude out of range.
     case coordinatesOutOfRange = "coordinates-out-of-range"
+    /// `duplicate-remark-language`: A second remark in one language.
     case duplicateRemarkLanguage = "duplicate-remark-language"
     // The include tree.
+    /// `include-name`: An include that does not name a NAME.level1.json file.
     case includeName = "include-name"
+    /// `include-missing`: An included file does not exist.
     case includeMissing = "include-missing"
+    /// `include-cycle`: Includes form a cycle.
     case includeCycle = "include-cycle"
+    /// `include-too-deep`: An include chain is too long.
     case includeTooDeep = "include-too-deep"
+    /// `include-refused`: An include a remote file may not make.
     case includeRefused = "include-refused"
+    /// `include-not-https`: An include that is not an https URL.
     case includeNotHTTPS = "include-not-https"
+    /// `include-elsewhere`: An include in another folder than the including file.
     case includeElsewhere = "include-elsewhere"
+    /// `no-organizations`: A tree without any usable club or museum.
     case noOrganizations = "no-organizations"
+    /// `placeholder`: A Level 1 file without clubs or museums yet.
     case placeholder = "placeholder"
+    /// `no-root`: A folder without a Level 1 root.
     case noRoot = "no-root"
+    /// `duplicate-identity`: An organization declared twice.
     case duplicateIdentity = "duplicate-identity"
+    /// `legacy-drift`: The legacy root.level1.json disagrees with the tree.
     case legacyDrift = "legacy-drift"
     // Level 2.
+    /// `orphan-level2`: A Level 2 club that no Level 1 file declares.
     case orphanLevel2 = "orphan-level2"
+    /// `level2-mismatch`: A Level 2 file names another club than the one it belongs to.
     case level2Mismatch = "level2-mismatch"
+    /// `level2-duplicate`: A second Level 2 file for one club.
     case level2Duplicate = "level2-duplicate"
+    /// `level2-alone`: A Level 2 file checked without its Level 1 tree.
     case level2Alone = "level2-alone"
     // Level 0.
+    /// `expertise-without-id`: A Level 0 expertise without idString.
     case expertiseWithoutId = "expertise-without-id"
+    /// `duplicate-language`: A Level 0 language listed twice.
     case duplicateLanguage = "duplicate-language"
+    /// `duplicate-expertise`: A Level 0 expertise listed twice.
     case duplicateExpertise = "duplicate-expertise"
+    /// `empty-level0`: A Level 0 file that defines nothing.
     case emptyLevel0 = "empty-level0"
     // Content an import accepts.
+    /// `unknown-key`: A key the app does not know.
     case unknownKey = "unknown-key"
+    /// `duplicate-key`: A key written twice in one object.
     case duplicateKey = "duplicate-key"
+    /// `padded-string`: Leading or trailing spaces.
     case paddedString = "padded-string"
+    /// `control-character`: A control character in a text.
     case controlCharacter = "control-character"
+    /// `bidirectional-control`: A bidirectional control character in a text.
     case bidirectionalControl = "bidirectional-control"
+    /// `empty-url`: An empty string where a URL belongs.
     case emptyURL = "empty-url"
+    /// `not-http-url`: A URL that is not http(s).
     case notHTTPURL = "not-http-url"
+    /// `unknown-language`: A language that Level 0 does not list.
     case unknownLanguage = "unknown-language"
+    /// `unknown-expertise`: An expertise that Level 0 does not define.
     case unknownExpertise = "unknown-expertise"
+    /// `coordinates-identical`: Two organizations at exactly the same coordinates.
     case coordinatesIdentical = "coordinates-identical"
+    /// `coordinates-near`: Two organizations within 5 m of each other.
     case coordinatesNear = "coordinates-near"
+    /// `coordinates-zero`: Coordinates (0, 0).
     case coordinatesZero = "coordinates-zero"
     // validate --geocode.
+    /// `town-mismatch`: The town does not match the place at the coordinates.
     case townMismatch = "town-mismatch"
+    /// `town-nowhere`: The coordinates point at no place.
     case townNowhere = "town-nowhere"
 
+    /// The rule's stable id, its raw value.
     public var id: String { rawValue }
 
+    /// Orders by id.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The severity `validate` gives it (a few rules are reported at another severity where

@@ -2,8 +2,11 @@ import Foundation
 
 /// Where a Photo Club Hub file lives: on disk, on a web server, or inside hubgeo itself.
 public enum DocumentLocation: Hashable, Sendable, CustomStringConvertible {
+    /// A file on disk (a `file:` URL).
     case file(URL)
+    /// An http(s) URL.
     case remote(URL)
+    /// A file of the data built into hubgeo, by name.
     case embedded(String)
 
     /// Interprets a command-line argument: an http(s) URL, or a path (file or directory).
@@ -44,7 +47,7 @@ public enum DocumentLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The file named `name` in the same folder.
-    public func sibling(named name: String) -> DocumentLocation {
+    package func sibling(named name: String) -> DocumentLocation {
         switch self {
         case .file(let url): .file(url.deletingLastPathComponent().appendingPathComponent(name))
         case .remote(let url): .remote(url.deletingLastPathComponent().appendingPathComponent(name))
@@ -55,7 +58,7 @@ public enum DocumentLocation: Hashable, Sendable, CustomStringConvertible {
     /// The NAME of an entry of `level1URLIncludes` whose last path component is `NAME.level1.json`
     /// (NAME without dots; `level1` and `json` in any case), as the app derives it; nil for any
     /// other entry, which the app skips. Host, folder, query and fragment do not count.
-    public static func level1IncludeName(_ reference: String) -> String? {
+    package static func level1IncludeName(_ reference: String) -> String? {
         guard let url = URL(string: reference) else { return nil }
         let parts = url.lastPathComponent.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, !parts[0].contains("/"), parts[1].lowercased() == "level1",
@@ -68,7 +71,7 @@ public enum DocumentLocation: Hashable, Sendable, CustomStringConvertible {
     /// embedded files resolve an include by its last path component next to the including
     /// file (the data names its includes by their published URLs); remote files fetch the URL
     /// itself, relative URLs resolved against this file's URL.
-    public func resolvingInclude(_ include: String) -> DocumentLocation {
+    package func resolvingInclude(_ include: String) -> DocumentLocation {
         switch self {
         case .file, .embedded:
             let name = URL(string: include)?.lastPathComponent ?? (include as NSString).lastPathComponent

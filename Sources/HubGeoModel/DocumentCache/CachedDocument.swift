@@ -3,23 +3,23 @@ import Foundation
 /// One document of the document cache: the last good answer for its URL, a body (status 200)
 /// with its validators, hash and size, or the server's word that the document does not exist
 /// (status 404, no body).
-public struct CachedDocument: Sendable, Equatable {
-    public var url: String
+package struct CachedDocument: Sendable, Equatable {
+    package var url: String
     /// 200: the body is held; 404: the server said the document does not exist.
-    public var status: Int
-    public var etag: String?
-    public var lastModified: String?
+    package var status: Int
+    package var etag: String?
+    package var lastModified: String?
     /// When the body was last downloaded (a 200).
-    public var fetchedAt: Date
+    package var fetchedAt: Date
     /// When the server last vouched for the copy (a 200, or a 304 to a conditional request).
-    public var checkedAt: Date
+    package var checkedAt: Date
     /// FNV-1a 64 of the body, 16 hex digits (nil for a 404).
-    public var bodyHash: String?
-    public var size: Int
+    package var bodyHash: String?
+    package var size: Int
     /// True when the last successful import read this document.
-    public var usedByLastImport: Bool
+    package var usedByLastImport: Bool
 
-    public init(url: String, status: Int, etag: String?, lastModified: String?, fetchedAt: Date, checkedAt: Date,
+    package init(url: String, status: Int, etag: String?, lastModified: String?, fetchedAt: Date, checkedAt: Date,
                 bodyHash: String?, size: Int, usedByLastImport: Bool) {
         self.url = url
         self.status = status
@@ -33,10 +33,10 @@ public struct CachedDocument: Sendable, Equatable {
     }
 
     /// True when the entry holds a body.
-    public var hasBody: Bool { status == 200 }
+    package var hasBody: Bool { status == 200 }
 
     /// Seconds since the server last vouched for the copy.
-    public func age(at now: Date) -> TimeInterval { now.timeIntervalSince(checkedAt) }
+    package func age(at now: Date) -> TimeInterval { now.timeIntervalSince(checkedAt) }
 
     /// The hash stored for a body: FNV-1a 64, as 16 hex digits (change detection, not security).
     package static func hash(_ body: Data) -> String {

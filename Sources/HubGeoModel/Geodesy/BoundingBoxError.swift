@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a bounding box was rejected.
-public enum BoundingBoxError: Error, Equatable, Sendable, LocalizedError {
+package enum BoundingBoxError: Error, Equatable, Sendable, LocalizedError {
     /// A coordinate was NaN or infinite.
     case notFinite
     /// A latitude outside [-90, 90].
@@ -14,7 +14,7 @@ public enum BoundingBoxError: Error, Equatable, Sendable, LocalizedError {
     /// such a box crosses the antimeridian and must be split.
     case crossesAntimeridian(west: Double, east: Double)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .notFinite:
             "Bounding box coordinates must be finite numbers."

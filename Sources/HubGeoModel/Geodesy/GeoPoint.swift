@@ -9,6 +9,7 @@ public struct GeoPoint: Hashable, Sendable, Codable {
     /// Longitude in degrees, [-180, 180].
     public var longitude: Double
 
+    /// A point at `latitude` and `longitude`, in degrees (WGS 84).
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude

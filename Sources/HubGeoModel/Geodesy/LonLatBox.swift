@@ -3,20 +3,20 @@
 /// It never crosses the antimeridian: `minLongitude <= maxLongitude`, both in
 /// [-180, 180], and `minLatitude <= maxLatitude`, both in [-90, 90].
 /// Edges are inclusive.
-public struct LonLatBox: Hashable, Sendable {
-    public let minLongitude: Double
-    public let minLatitude: Double
-    public let maxLongitude: Double
-    public let maxLatitude: Double
+package struct LonLatBox: Hashable, Sendable {
+    package let minLongitude: Double
+    package let minLatitude: Double
+    package let maxLongitude: Double
+    package let maxLatitude: Double
 
     /// The whole world, [-180, 180] × [-90, 90].
-    public static let wholeWorld = LonLatBox(
+    package static let wholeWorld = LonLatBox(
         unchecked: -180, minLatitude: -90, maxLongitude: 180, maxLatitude: 90)
 
     /// Creates a box, rejecting non-finite or out-of-range edges, a south edge
     /// north of the north edge, and a west edge east of the east edge (use
     /// ``SearchBoxes/splitting(west:south:east:north:)`` for those).
-    public init(
+    package init(
         minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double
     ) throws(BoundingBoxError) {
         try Self.validate(west: minLongitude, south: minLatitude, east: maxLongitude, north: maxLatitude)
@@ -38,7 +38,7 @@ public struct LonLatBox: Hashable, Sendable {
     }
 
     /// True when the point lies inside the box or on its edges.
-    public func contains(_ point: GeoPoint) -> Bool {
+    package func contains(_ point: GeoPoint) -> Bool {
         (minLatitude...maxLatitude).contains(point.latitude)
             && (minLongitude...maxLongitude).contains(point.longitude)
     }

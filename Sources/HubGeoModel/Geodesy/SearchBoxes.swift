@@ -4,9 +4,9 @@ import Foundation
 /// (``LonLatBox``es) that never cross the antimeridian.
 package enum SearchBoxes {
     /// Relative safety margin added to a search radius before it becomes an angle.
-    public static let relativeMargin = 1e-9
+    package static let relativeMargin = 1e-9
     /// Absolute safety margin, in metres, added to a search radius.
-    public static let absoluteMarginMeters = 2.0
+    package static let absoluteMarginMeters = 2.0
 
     /// Boxes whose union contains every point whose geodesic (WGS84 ellipsoid)
     /// distance from `center` is at most `radiusMeters`.
@@ -21,7 +21,7 @@ package enum SearchBoxes {
     ///
     /// - Returns: one or two boxes, or none when `center` is not valid or
     ///   `radiusMeters` is negative or NaN.
-    public static func covering(center: GeoPoint, radiusMeters: Double) -> [LonLatBox] {
+    package static func covering(center: GeoPoint, radiusMeters: Double) -> [LonLatBox] {
         guard center.isValid, radiusMeters >= 0 else { return [] }
         let radius = radiusMeters * (1 + relativeMargin) + absoluteMarginMeters
         let angularRadius = radius / WGS84.smallestRadiusOfCurvature  // radians
@@ -63,7 +63,7 @@ package enum SearchBoxes {
     ///
     /// - Throws: ``BoundingBoxError`` when an edge is not finite or out of range,
     ///   or `south > north`.
-    public static func splitting(
+    package static func splitting(
         west: Double, south: Double, east: Double, north: Double
     ) throws(BoundingBoxError) -> [LonLatBox] {
         try LonLatBox.validate(west: west, south: south, east: east, north: north)

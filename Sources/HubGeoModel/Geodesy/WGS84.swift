@@ -1,16 +1,16 @@
 /// Constants of the WGS84 ellipsoid.
 package enum WGS84 {
     /// Equatorial radius a, in metres.
-    public static let semiMajorAxis = 6_378_137.0
+    package static let semiMajorAxis = 6_378_137.0
     /// Flattening f = (a - b) / a.
-    public static let flattening = 1 / 298.257_223_563
+    package static let flattening = 1 / 298.257_223_563
     /// Polar radius b = a (1 - f), in metres.
-    public static let semiMinorAxis = semiMajorAxis * (1 - flattening)
+    package static let semiMinorAxis = semiMajorAxis * (1 - flattening)
     /// The smallest radius of curvature anywhere on the ellipsoid, in metres:
     /// the meridional radius at the equator, b² / a (≈ 6,335,439 m).
     ///
     /// No curve on the ellipsoid is shorter than this radius times the length of
     /// its image on a unit sphere with the same latitudes and longitudes, which
     /// makes it the conservative radius for spherical bounds.
-    public static let smallestRadiusOfCurvature = semiMinorAxis * semiMinorAxis / semiMajorAxis
+    package static let smallestRadiusOfCurvature = semiMinorAxis * semiMinorAxis / semiMajorAxis
 }

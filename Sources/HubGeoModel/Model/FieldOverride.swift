@@ -7,6 +7,7 @@ public struct FieldOverride: Hashable, Sendable, Codable {
     /// The Level 2 value that is now in effect.
     public var level2Value: String
 
+    /// An override of `field` from `level1Value` to `level2Value`.
     public init(field: String, level1Value: String?, level2Value: String) {
         self.field = field
         self.level1Value = level1Value

@@ -31,7 +31,7 @@ public struct LocalizedPlace: Hashable, Sendable, Codable {
     /// The place a query shows for an organization whose Level 1 town is `level1Town`, from a
     /// cached answer: its town when it has one, else the Level 1 town (``TownSource/level1``);
     /// the country as answered (none after "Unable to geocode").
-    public static func shown(language: String, answeredTown: String?, country: String?, level1Town: String) -> LocalizedPlace {
+    package static func shown(language: String, answeredTown: String?, country: String?, level1Town: String) -> LocalizedPlace {
         let (town, source) = townShown(answered: answeredTown ?? "", level1: level1Town)
         return LocalizedPlace(language: language, town: town, country: country, townSource: source)
     }

@@ -1,8 +1,11 @@
 /// A remark about an organization in one language (ISO 639-1 code, upper case as in the data).
 public struct LocalizedRemark: Hashable, Sendable, Codable {
+    /// The language code of the remark (`en`, `nl`, ...).
     public var language: String
+    /// The remark's text.
     public var value: String
 
+    /// A remark `value` in `language`.
     public init(language: String, value: String) {
         self.language = language
         self.value = value

@@ -1,13 +1,22 @@
 /// A photo club or photo museum: its Level 1 record with its Level 2 overrides applied.
 public struct Organization: Hashable, Sendable, Codable {
+    /// Club or museum.
     public var type: OrganizationType
+    /// Town and full name: what the organization is known by.
     public var identity: OrganizationIdentity
+    /// The short name.
     public var nickName: String
+    /// Where it is.
     public var coordinates: GeoPoint
+    /// Its website.
     public var website: String?
+    /// Its Wikipedia page.
     public var wikipedia: String?
+    /// The URL of its Level 2 file, as the Level 1 file gives it.
     public var level2URL: String?
+    /// The e-mail address of whoever maintains its data.
     public var maintainerEmail: String?
+    /// Its member number of the Dutch Fotobond, for clubs that have one.
     public var fotobondNumber: Int?
     /// Remarks, one per language, sorted by language code.
     public var remarks: [LocalizedRemark]
@@ -24,6 +33,7 @@ public struct Organization: Hashable, Sendable, Codable {
     /// The Level 2 file merged into it, if any.
     public var level2Source: String?
 
+    /// An organization with these values.
     public init(type: OrganizationType, identity: OrganizationIdentity, nickName: String, coordinates: GeoPoint,
                 website: String? = nil, wikipedia: String? = nil, level2URL: String? = nil,
                 maintainerEmail: String? = nil, fotobondNumber: Int? = nil, remarks: [LocalizedRemark] = [],
@@ -47,8 +57,11 @@ public struct Organization: Hashable, Sendable, Codable {
         self.level2Source = level2Source
     }
 
+    /// The town (``OrganizationIdentity/town``).
     public var town: String { identity.town }
+    /// The full name (``OrganizationIdentity/fullName``).
     public var fullName: String { identity.fullName }
+    /// The stable id of the identity (``OrganizationIdentity/stableID``).
     public var stableID: String { identity.stableID }
 
 }

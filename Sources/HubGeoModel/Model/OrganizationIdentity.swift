@@ -1,8 +1,11 @@
 /// What makes an organization unique in Photo Club Hub: its town plus its full name.
 public struct OrganizationIdentity: Hashable, Sendable, Codable, Comparable {
+    /// The town, as the Level 1 data gives it.
     public var town: String
+    /// The full name.
     public var fullName: String
 
+    /// The identity of `fullName` in `town`.
     public init(town: String, fullName: String) {
         self.town = town
         self.fullName = fullName
@@ -21,6 +24,7 @@ public struct OrganizationIdentity: Hashable, Sendable, Codable, Comparable {
         return hash.value
     }
 
+    /// Orders by full name, then town.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.fullName, lhs.town) < (rhs.fullName, rhs.town)
     }

@@ -1,4 +1,4 @@
 /// hubgeo's version, as sent in its User-Agent and shown by `--version`.
 package enum HubGeoVersion {
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
 }

@@ -15,10 +15,10 @@ package enum Interruption {
     private static let flag = Atomic<Bool>(false)
 
     /// True once SIGINT or SIGTERM arrived.
-    public static var isRequested: Bool { flag.load(ordering: .relaxed) }
+    package static var isRequested: Bool { flag.load(ordering: .relaxed) }
 
     /// Throws ``Interrupted`` once SIGINT or SIGTERM arrived.
-    public static func check() throws(Interrupted) {
+    package static func check() throws(Interrupted) {
         if isRequested { throw Interrupted() }
     }
 
@@ -26,7 +26,7 @@ package enum Interruption {
     /// 128 + the signal (the second, after removing the ``TemporaryFiles``), and unblocks them in the calling thread (a parent may have
     /// blocked them). Installed without `SA_RESTART`, so a wait in `poll` or `nanosleep` on this
     /// thread returns at once.
-    public static func installSignalHandlers() {
+    package static func installSignalHandlers() {
         _ = isRequested  // initializes the flag here, never first in the handler
         TemporaryFiles.prepareForSignals()
         var action = sigaction()
@@ -63,8 +63,8 @@ package enum Interruption {
 }
 
 /// Work stopped by SIGINT or SIGTERM (see ``Interruption``).
-public struct Interrupted: LocalizedError, Sendable, Equatable {
-    public init() {}
+package struct Interrupted: LocalizedError, Sendable, Equatable {
+    package init() {}
 
-    public var errorDescription: String? { "interrupted (SIGINT or SIGTERM)" }
+    package var errorDescription: String? { "interrupted (SIGINT or SIGTERM)" }
 }

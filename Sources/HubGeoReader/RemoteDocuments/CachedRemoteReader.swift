@@ -11,13 +11,16 @@ import HubGeoModel
 /// limits (http and https only, size cap, redirect cap, time limits).
 ///
 /// The cache lives in the database of an import; the import opens a
-/// ``RemoteDocumentSession`` on it for one load (``session(cache:now:)``), so the cache changes
+/// `RemoteDocumentSession` on it for one load (`session(cache:now:)`), so the cache changes
 /// with the organizations or not at all.
 public final class CachedRemoteReader: Sendable {
+    /// When a cached document is used without asking the server.
     public let policy: DocumentCachePolicy
+    /// The largest document read, in bytes.
     public let maxFileBytes: Int
     let client: SerializedCurlClient
 
+    /// A reader over HTTP with `configuration`, of documents up to `maxFileBytes`, using the cache as `policy` says.
     public init(configuration: CurlClientConfiguration, maxFileBytes: Int = DocumentReader.defaultMaxFileBytes,
                 policy: DocumentCachePolicy = .revalidate) {
         self.policy = policy

@@ -6,6 +6,7 @@ import HubGeoModel
 /// What an import did with each document fetched by URL: fetched, confirmed unchanged by the
 /// server (304), served from the document cache, or known not to exist; and the bytes it moved.
 public struct DocumentTraffic: Sendable {
+    /// What happened to one document.
     public enum Outcome: String, Sendable, Codable {
         /// Downloaded whole (a 200).
         case fetched
@@ -19,8 +20,11 @@ public struct DocumentTraffic: Sendable {
         case absent
     }
 
+    /// One document fetched by URL.
     public struct Document: Sendable {
+        /// The document's URL.
         public var url: String
+        /// What happened to it.
         public var outcome: Outcome
         /// How long ago the server last vouched for the copy used (for a copy from the cache), in seconds.
         public var age: TimeInterval?
@@ -28,6 +32,7 @@ public struct DocumentTraffic: Sendable {
         public var changed: Bool
     }
 
+    /// Every document fetched by URL, in reading order.
     public var documents: [Document] = []
     /// One line per document whose request failed and whose last good copy was used.
     public var warnings: [String] = []
@@ -36,8 +41,10 @@ public struct DocumentTraffic: Sendable {
     /// Bytes of the bodies received.
     public var bytesTransferred = 0
 
+    /// No traffic.
     public init() {}
 
+    /// The number of documents with `outcome`.
     public func count(_ outcome: Outcome) -> Int { documents.count { $0.outcome == outcome } }
 
     /// True when every document read is the one the cache held (or was known absent).

@@ -2,14 +2,14 @@ import Foundation
 import HubGeoModel
 
 /// How `hubgeo diff` shows a ``TreeDiff``: text lines for people, GitHub annotations, or JSON.
-public struct DiffReport {
-    public var diff: TreeDiff
-    public var old: DiffTree
-    public var new: DiffTree
+package struct DiffReport {
+    package var diff: TreeDiff
+    package var old: DiffTree
+    package var new: DiffTree
     /// Moves over this many kilometres are warnings (nil: none is).
-    public var warnMovedKilometers: Double?
+    package var warnMovedKilometers: Double?
 
-    public init(diff: TreeDiff, old: DiffTree, new: DiffTree, warnMovedKilometers: Double?) {
+    package init(diff: TreeDiff, old: DiffTree, new: DiffTree, warnMovedKilometers: Double?) {
         self.diff = diff
         self.old = old
         self.new = new
@@ -17,7 +17,7 @@ public struct DiffReport {
     }
 
     /// "1,144 km", "12.3 km", "0.04 km".
-    public static func kilometers(_ value: Double) -> String {
+    package static func kilometers(_ value: Double) -> String {
         if value >= 100 {
             let whole = Int(value.rounded())
             var digits = String(whole)
@@ -31,7 +31,7 @@ public struct DiffReport {
         return String(format: value >= 1 ? "%.1f km" : "%.2f km", value)
     }
 
-    public func isWarning(_ move: TreeDiff.Move) -> Bool {
+    package func isWarning(_ move: TreeDiff.Move) -> Bool {
         warnMovedKilometers.map { move.kilometers > $0 } ?? false
     }
 
@@ -88,7 +88,7 @@ public struct DiffReport {
     }
 
     /// `added     club X (town)` ... then the summary.
-    public func textLines(paths: ReportPaths) -> [String] {
+    package func textLines(paths: ReportPaths) -> [String] {
         var lines = findings.map { line -> String in
             let at = line.place.map { "  (\(paths.relative($0.file)):\($0.line))" } ?? ""
             return line.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + line.text + at
@@ -98,13 +98,13 @@ public struct DiffReport {
     }
 
     /// Warnings for people, for stderr: each move over the limit.
-    public var warnings: [String] {
+    package var warnings: [String] {
         findings.filter(\.warning).map { "warning: \($0.message)" }
     }
 
     /// GitHub workflow commands: moves over the limit as warnings (at most 10), everything else as
     /// notices (at most 9, then one that counts the rest), the full list in a log group, the summary.
-    public func githubLines(paths: ReportPaths) -> [String] {
+    package func githubLines(paths: ReportPaths) -> [String] {
         let all = findings
         let warnings = all.filter(\.warning), notices = all.filter { !$0.warning }
         func command(_ line: Line, level: String) -> String {
@@ -133,7 +133,7 @@ public struct DiffReport {
 
     /// The diff as JSON (sorted keys): the two sources, whether they are equal, every finding and
     /// the moves over `--warn-moved`.
-    public func json() throws -> Data {
+    package func json() throws -> Data {
         struct Output: Encodable {
             var old: String
             var new: String

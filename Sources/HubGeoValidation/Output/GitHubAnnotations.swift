@@ -5,18 +5,18 @@ import HubGeoModel
 /// most 10 error and 10 warning annotations of a step, so errors come first and at most
 /// ``limit`` of each are annotated; a notice then counts what was not, and the full list
 /// follows in a collapsed group of the log. The summary ends it.
-public struct GitHubAnnotations {
+package struct GitHubAnnotations {
     /// Annotations of one severity that GitHub shows per step.
-    public static let limit = 10
+    package static let limit = 10
 
-    public var paths: ReportPaths
+    package var paths: ReportPaths
 
-    public init(paths: ReportPaths) {
+    package init(paths: ReportPaths) {
         self.paths = paths
     }
 
     /// The lines to print.
-    public func lines(_ report: ValidationReport) -> [String] {
+    package func lines(_ report: ValidationReport) -> [String] {
         let errors = report.diagnostics.filter { $0.severity == .error }
         let warnings = report.diagnostics.filter { $0.severity == .warning }
         var lines = (errors.prefix(Self.limit) + warnings.prefix(Self.limit)).map(command)
@@ -42,7 +42,7 @@ public struct GitHubAnnotations {
     }
 
     /// One workflow command: `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=RULE::JSON path: message`.
-    public func command(_ diagnostic: Diagnostic) -> String {
+    package func command(_ diagnostic: Diagnostic) -> String {
         var properties = ["file=" + Self.escapeProperty(paths.relative(diagnostic.file))]
         if let line = diagnostic.line { properties.append("line=\(line)") }
         if let column = diagnostic.column { properties.append("col=\(column)") }

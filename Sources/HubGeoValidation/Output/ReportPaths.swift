@@ -6,6 +6,7 @@ public struct ReportPaths: Sendable {
     /// The folder files are named relative to, with a trailing slash.
     public let base: String
 
+    /// Paths relative to the folder `base`.
     public init(base: String) {
         self.base = base.hasSuffix("/") ? base : base + "/"
     }
@@ -16,6 +17,7 @@ public struct ReportPaths: Sendable {
         ReportPaths(base: FileManager.default.currentDirectoryPath)
     }
 
+    /// `file` relative to the base when it lies inside it, else as it is.
     public func relative(_ file: String) -> String {
         file.hasPrefix(base) ? String(file.dropFirst(base.count)) : file
     }

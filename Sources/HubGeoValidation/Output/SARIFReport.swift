@@ -13,8 +13,10 @@ public struct SARIFReport {
     /// The most results GitHub accepts in one run of an uploaded SARIF file.
     public static let resultLimit = 25_000
 
+    /// How the report names files.
     public var paths: ReportPaths
 
+    /// A SARIF report naming files with `paths`.
     public init(paths: ReportPaths) {
         self.paths = paths
     }

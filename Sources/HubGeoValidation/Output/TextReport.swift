@@ -2,8 +2,8 @@ import HubGeoModel
 
 /// `validate --format text`: one line per diagnostic, `file:line:column: JSON path: severity:
 /// message [rule]`, then the summary.
-public enum TextReport {
-    public static func line(_ diagnostic: Diagnostic) -> String {
+package enum TextReport {
+    package static func line(_ diagnostic: Diagnostic) -> String {
         var location = diagnostic.file
         if let line = diagnostic.line {
             location += ":\(line)"
