@@ -42,8 +42,14 @@ public final class MBTilesWriter: TileArchiveWriter {
         }
     }
 
+    public var tileEncoding: TileEncoding { .gzip }
+
     public func add(_ tile: TileAddress, _ mvt: [UInt8]) throws {
-        pending.append((tile, try Gzip.compress(mvt)))
+        try add(tile, stored: try Gzip.compress(mvt))
+    }
+
+    public func add(_ tile: TileAddress, stored data: [UInt8]) throws {
+        pending.append((tile, data))
         if pending.count >= 4096 { try flush() }
     }
 

@@ -42,6 +42,12 @@ public final class TileFolderWriter: TileArchiveWriter {
         }
     }
 
+    public var tileEncoding: TileEncoding { .identity }
+
+    public func add(_ tile: TileAddress, stored mvt: [UInt8]) throws {
+        try add(tile, mvt)
+    }
+
     public func add(_ tile: TileAddress, _ mvt: [UInt8]) throws {
         let column = "\(temporaryPath)/\(tile.z)/\(tile.x)"
         let key = tile.z << 32 | tile.x
