@@ -28,8 +28,9 @@ default shape `clustered` and `towns`, the rest on the default shape), on the re
            (PyPI) makes for its map, both pages in headless Chromium (Benchmarks/browser.py: the first
            complete view, a city view; the peer's first markers and "load all"), and `hubgeo map` pages of
            --map-sizes organizations opened in Chromium (where a browser starts to struggle)
-  tiles    vector tiles at the largest size: `hubgeo tiles -o hub.pmtiles` vs tippecanoe on the exported GeoJSON at
-           the same zooms (bench/tiles.py): time, peak RSS, archive size
+  tiles    vector tiles at each size: `hubgeo tiles -o hub.pmtiles` vs tippecanoe on the exported GeoJSON at
+           the same zooms (bench/tiles.py): time, peak RSS, archive size; at the largest size `hubgeo serve`'s
+           /tiles/{z}/{x}/{y}.mvt under wrk over world, continent, country and city tiles
 Each measure runs --runs times (the full scans fewer at 1M); the median counts. Every pair must
 agree (same organizations for the queries, same count for imports and exports), else it fails.
 Writes the tables to stdout and to BENCHMARKS.md (--out) with a description of the machine; a run of some
@@ -90,7 +91,7 @@ def parse_arguments():
 def check_tools(sections):
     needed = ("/usr/bin/time",) + (("ogr2ogr", "spatialite") if "core" in sections else ()) + (
         ("hyperfine", "swiftc", "sqlite3", "readelf", "ldd") if "startup" in sections else ()) + (
-        ("wrk",) if sections & {"server", "clusters"} else ()) + (("chromium", "chromedriver") if "clusters" in sections else ())
+        ("wrk",) if sections & {"server", "clusters", "tiles"} else ()) + (("chromium", "chromedriver") if "clusters" in sections else ())
     for tool in needed:
         if not shutil.which(tool):
             raise BenchError(f"{tool} is missing (make bench installs gdal-bin, spatialite-bin, sqlite3, hyperfine, binutils, time, "
@@ -114,7 +115,7 @@ def measure(args):
             export_sizes += core.export_sizes
             database_sizes += core.database_sizes
         with_clusters = "clusters" in args.sections and n == max(sizes)
-        with_tiles = "tiles" in args.sections and n == max(sizes)
+        with_tiles = "tiles" in args.sections
         if "server" in args.sections or with_clusters or with_tiles:
             data = prepared(n, args)  # after core, which leaves the database imported: then no import here
             if "server" in args.sections:
@@ -123,7 +124,7 @@ def measure(args):
                 clusters = bench_clusters(n, args, data)
             if with_tiles:
                 print(f"bench: vector tiles at {n:,} ...", file=sys.stderr, flush=True)
-                tile_rows += bench_tiles(n, args, data)
+                tile_rows += bench_tiles(n, args, data, serve=n == max(sizes))
     return startup, core_rows, (export_sizes, database_sizes), server_rows, clusters, tile_rows
 
 
@@ -148,7 +149,7 @@ def main():
         sections["clusters"] = tables.clusters_section(clusters, max(sizes), args.clients, args.seconds, args.browser_deadline,
                                                        when, about_machine)
     if tile_rows:
-        sections["tiles"] = tiles_section(tile_rows, when, about_machine)
+        sections["tiles"] = tiles_section(tile_rows, when, about_machine, args.clients, args.seconds)
     print("\n\n".join(sections.values()))
     tables.write_sections(args.out, sections)
     print(f"bench: wrote {args.out}", file=sys.stderr)

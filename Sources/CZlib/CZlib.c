@@ -1,4 +1,5 @@
 #include "CZlib.h"
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -21,6 +22,45 @@ int hubgeo_gzip(const uint8_t *input, size_t length, uint8_t *output, size_t *ou
     *outputLength = stream.total_out;
     deflateEnd(&stream);
     return status == Z_STREAM_END ? 0 : (status == Z_OK ? Z_BUF_ERROR : status);
+}
+
+struct hubgeo_gzip_stream {
+    z_stream stream;
+};
+
+hubgeo_gzip_stream *hubgeo_gzip_stream_create(int level) {
+    hubgeo_gzip_stream *compressor = calloc(1, sizeof *compressor);
+    if (compressor == NULL) return NULL;
+    // The same parameters as hubgeo_gzip, so the same bytes.
+    if (deflateInit2(&compressor->stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(compressor);
+        return NULL;
+    }
+    return compressor;
+}
+
+int hubgeo_gzip_stream_compress(hubgeo_gzip_stream *compressor, const uint8_t *input, size_t length, uint8_t *output,
+                                size_t *outputLength) {
+    z_stream *stream = &compressor->stream;
+    // deflateReset keeps the state's buffers: a fresh deflateInit2 allocates about 256 KB (window, hash chains,
+    // pending buffer) that free gives back to the system, so that every tile, a few hundred bytes, faulted in
+    // fresh pages (measured: 667,000 buffers of 600 bytes took 234 s with deflateInit2/deflateEnd each and 26 s
+    // with deflateReset, on a loaded machine; the output is the same).
+    int status = deflateReset(stream);
+    if (status != Z_OK) return status;
+    stream->next_in = (Bytef *)input;
+    stream->avail_in = (uInt)length;
+    stream->next_out = output;
+    stream->avail_out = (uInt)*outputLength;
+    status = deflate(stream, Z_FINISH);
+    *outputLength = stream->total_out;
+    return status == Z_STREAM_END ? 0 : (status == Z_OK ? Z_BUF_ERROR : status);
+}
+
+void hubgeo_gzip_stream_destroy(hubgeo_gzip_stream *compressor) {
+    if (compressor == NULL) return;
+    deflateEnd(&compressor->stream);
+    free(compressor);
 }
 
 int hubgeo_gunzip(const uint8_t *input, size_t length, uint8_t *output, size_t *outputLength) {

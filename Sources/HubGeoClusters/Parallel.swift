@@ -16,9 +16,10 @@ struct Shared<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-enum Parallel {
+/// Loops over the processors, for the index builder and the vector tiles (package-wide).
+package enum Parallel {
     /// The processors to build on: those online, at most 8.
-    static var processorCount: Int {
+    package static var processorCount: Int {
         max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
     }
 
@@ -26,7 +27,7 @@ enum Parallel {
     /// than `minimumChunk`), in parallel, and returns the chunks' results in order, so that the
     /// outcome does not depend on the number of threads as long as the chunks' results are
     /// combined in order.
-    static func map<Result>(
+    package static func map<Result>(
         _ count: Int, threads: Int, minimumChunk: Int = 2048, _ body: (Range<Int>) -> Result
     ) -> [Result] {
         let chunks = max(1, min(threads, count / max(1, minimumChunk)))
@@ -45,7 +46,7 @@ enum Parallel {
     }
 
     /// Runs `body` for each of `count` independent jobs on up to `threads` threads.
-    static func forEach(_ count: Int, threads: Int, _ body: (Int) -> Void) {
+    package static func forEach(_ count: Int, threads: Int, _ body: (Int) -> Void) {
         guard threads > 1, count > 1 else {
             for job in 0..<count { body(job) }
             return

@@ -23,6 +23,36 @@ package enum Gzip {
         return output
     }
 
+    /// A compressor for many buffers, one after the other (one thread at a time): ``compress(_:level:)``'s
+    /// bytes, with one zlib state for all of them (zlib's allocations per buffer cost more than
+    /// compressing a tile).
+    package final class Compressor {
+        private let stream: OpaquePointer
+        private var output: [UInt8] = []
+
+        package init(level: Int32 = 6) throws(Failure) {
+            guard let stream = hubgeo_gzip_stream_create(level) else { throw Failure(code: -4) }
+            self.stream = stream
+        }
+
+        deinit {
+            hubgeo_gzip_stream_destroy(stream)
+        }
+
+        /// `bytes` gzip-compressed, as ``Gzip/compress(_:level:)`` gives them.
+        package func compress(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+            var capacity = hubgeo_gzip_bound(bytes.count)
+            if output.count < capacity { output = [UInt8](repeating: 0, count: capacity) }
+            let status = bytes.withUnsafeBufferPointer { input in
+                output.withUnsafeMutableBufferPointer { out in
+                    hubgeo_gzip_stream_compress(stream, input.baseAddress, input.count, out.baseAddress, &capacity)
+                }
+            }
+            guard status == 0 else { throw Failure(code: status) }
+            return Array(output[..<capacity])
+        }
+    }
+
     /// The bytes of a gzip (or zlib) stream.
     package static func decompress(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
         var capacity = max(1024, bytes.count * 4)

@@ -44,9 +44,17 @@ public final class MBTilesWriter: TileArchiveWriter {
         }
     }
 
+    /// How the tiles handed to ``add(_:stored:)`` are encoded.
+    public var tileEncoding: TileEncoding { .gzip }
+
     /// Adds one tile's MVT.
     public func add(_ tile: TileAddress, _ mvt: [UInt8]) throws {
-        pending.append((tile, try Gzip.compress(mvt)))
+        try add(tile, stored: try Gzip.compress(mvt))
+    }
+
+    /// Adds one tile already encoded as ``tileEncoding`` says.
+    public func add(_ tile: TileAddress, stored data: [UInt8]) throws {
+        pending.append((tile, data))
         if pending.count >= 4096 { try flush() }
     }
 

@@ -3,10 +3,31 @@
 public protocol TileArchiveWriter: AnyObject {
     /// Adds one tile's MVT (never empty).
     func add(_ tile: TileAddress, _ mvt: [UInt8]) throws
+    /// How the archive stores a tile's MVT: what ``add(_:stored:)`` expects, which callers may do on
+    /// other threads (``ClusterTiles/forEachTile(zoom:attributes:threads:encoding:_:)``).
+    var tileEncoding: TileEncoding { get }
+    /// Adds one tile as the archive stores it: its MVT with ``tileEncoding`` applied. The same archive
+    /// as ``add(_:_:)`` of the MVT.
+    func add(_ tile: TileAddress, stored: [UInt8]) throws
     /// Writes the metadata and publishes the archive at its name.
     func finish(_ metadata: TileSetMetadata) throws
     /// Stops: nothing is published, temporary files are removed.
     func abandon()
+}
+
+/// How a tile's MVT is stored: as it is (a folder of .mvt files), or gzip-compressed (PMTiles, MBTiles)
+/// as ``Gzip`` does it.
+public enum TileEncoding: Sendable, Equatable {
+    case identity
+    case gzip
+
+    /// The stored form of `mvt`.
+    public func apply(_ mvt: [UInt8]) throws -> [UInt8] {
+        switch self {
+        case .identity: return mvt
+        case .gzip: return try Gzip.compress(mvt)
+        }
+    }
 }
 
 /// An archive that could not be written, in words.

@@ -44,6 +44,14 @@ public final class TileFolderWriter: TileArchiveWriter {
         }
     }
 
+    /// How the tiles handed to ``add(_:stored:)`` are encoded.
+    public var tileEncoding: TileEncoding { .identity }
+
+    /// Adds one tile already encoded as ``tileEncoding`` says.
+    public func add(_ tile: TileAddress, stored mvt: [UInt8]) throws {
+        try add(tile, mvt)
+    }
+
     /// Adds one tile's MVT.
     public func add(_ tile: TileAddress, _ mvt: [UInt8]) throws {
         let column = "\(temporaryPath)/\(tile.z)/\(tile.x)"

@@ -12,6 +12,19 @@ size_t hubgeo_gzip_bound(size_t length);
 /// returns 0, else returns a zlib error code.
 int hubgeo_gzip(const uint8_t *input, size_t length, uint8_t *output, size_t *outputLength, int level);
 
+/// A gzip compressor kept for many buffers (its zlib state reused): hubgeo_gzip's bytes, without
+/// its allocations per buffer. One thread at a time.
+typedef struct hubgeo_gzip_stream hubgeo_gzip_stream;
+
+/// A compressor at zlib level `level` (0-9); NULL when zlib cannot make one.
+hubgeo_gzip_stream *hubgeo_gzip_stream_create(int level);
+
+/// As hubgeo_gzip, with the compressor's state.
+int hubgeo_gzip_stream_compress(hubgeo_gzip_stream *compressor, const uint8_t *input, size_t length, uint8_t *output,
+                                size_t *outputLength);
+
+void hubgeo_gzip_stream_destroy(hubgeo_gzip_stream *compressor);
+
 /// Decompresses one gzip (or zlib) stream into `output` (`*outputLength` bytes); on success sets
 /// `*outputLength` and returns 0; -5 (Z_BUF_ERROR) when `output` is too small.
 int hubgeo_gunzip(const uint8_t *input, size_t length, uint8_t *output, size_t *outputLength);

@@ -101,19 +101,19 @@ extension OrganizationReading where Self: ~Copyable {
                            progress: ((TileProgress) -> Void)? = nil) throws -> TileSetSummary {
         do {
             return try snapshot { store in
-                var rows: [Int64: MapOrganizationRow] = [:]
+                // The index first: loading it briefly holds its blob too, before the rows are read.
+                let whole = selection == .all && type == nil
+                let stored = whole ? try store.clusterIndex() : nil
+                var rows = TileRowTable()
+                var organizations: [ClusterIndex.Organization] = []
                 try store.forEachMapRow(selection, filter: OrganizationFilter(type: type, localization: localization)) { row in
-                    rows[row.rowID] = row
+                    rows.append(id: row.rowID, row)
+                    if !whole { organizations.append(ClusterIndex.Organization(id: row.rowID, latitude: row.latitude, longitude: row.longitude)) }
                 }
-                let index: ClusterIndex
-                if selection == .all && type == nil {
-                    index = try store.clusterIndex()
-                } else {
-                    index = try ClusterIndex(rows.values.sorted { $0.rowID < $1.rowID }.map {
-                        ClusterIndex.Organization(id: $0.rowID, latitude: $0.latitude, longitude: $0.longitude)
-                    })
-                }
-                let tiles = ClusterTiles(index: index, museums: index.nodeCounts { rows[$0]?.type == .museum })
+                rows.finish()
+                let index = try stored ?? ClusterIndex(organizations.sorted { $0.id < $1.id })
+                organizations = []
+                let tiles = ClusterTiles(index: index, museums: index.nodeCounts { rows.isMuseum($0) })
                 let top = maximumZoom ?? tiles.defaultMaximumZoom()
                 var metadata = TileSetMetadata()
                 if let bounds = tiles.bounds { metadata.bounds = bounds }
@@ -128,10 +128,12 @@ extension OrganizationReading where Self: ~Copyable {
                 let start = Date()
                 for zoom in 0...top {
                     var lastReport = Date()
-                    try tiles.forEachTile(zoom: zoom, attributes: attributes) { tile, mvt in
+                    // Encoded and compressed on every processor; added in order here.
+                    try tiles.forEachTile(zoom: zoom, attributes: attributes, threads: Parallel.processorCount,
+                                          encoding: archive.tileEncoding) { tile, stored in
                         // Stops at once on SIGINT or SIGTERM (when the command installed the handlers).
                         try Interruption.check()
-                        try archive.add(tile, mvt)
+                        try archive.add(tile, stored: stored)
                         count += 1
                         if let progress, count % 256 == 0, Date().timeIntervalSince(lastReport) > 0.1 {
                             lastReport = Date()

@@ -11,7 +11,7 @@ import HubGeoTiles
 struct TileRowAttributes: TileAttributes {
     /// The rows: all of them at hand (an archive), or read as needed from a snapshot (a tile).
     enum Rows {
-        case loaded([Int64: MapOrganizationRow])
+        case loaded(TileRowTable)
         /// The connections of a snapshot (``StoreSnapshot/database``), used only while its block runs.
         case snapshot(StoreDatabase, LocalizationSource?)
     }
@@ -19,11 +19,11 @@ struct TileRowAttributes: TileAttributes {
     let rows: Rows
     let groupLimit: Int
 
-    func row(_ id: Int64) throws -> MapOrganizationRow? {
+    func row(_ id: Int64) throws -> TileRow? {
         switch rows {
-        case .loaded(let rows): return rows[id]
+        case .loaded(let rows): return rows.row(id)
         case .snapshot(let database, let localization):
-            return try StoreSnapshot(database).mapRows(ids: [id], localization: localization)[id]
+            return try StoreSnapshot(database).mapRows(ids: [id], localization: localization)[id].map(TileRow.init)
         }
     }
 
@@ -39,12 +39,12 @@ struct TileRowAttributes: TileAttributes {
     }
 
     func group(_ ids: ClusterIndex.OrganizationIDs) throws -> [TileProperty] {
-        var members: [MapOrganizationRow] = []
+        var members: [TileRow] = []
         switch rows {
-        case .loaded(let rows): members = ids.compactMap { rows[$0] }
+        case .loaded(let rows): members = ids.compactMap { rows.row($0) }
         case .snapshot(let database, let localization):
             let found = try StoreSnapshot(database).mapRows(ids: ids, localization: localization)
-            members = ids.compactMap { found[$0] }
+            members = ids.compactMap { found[$0].map(TileRow.init) }
         }
         members.sort { ($0.name, $0.town) < ($1.name, $1.town) }
         var text = "["
