@@ -16,9 +16,11 @@ public protocol TileArchiveWriter: AnyObject {
 }
 
 /// How a tile's MVT is stored: as it is (a folder of .mvt files), or gzip-compressed (PMTiles, MBTiles)
-/// as ``Gzip`` does it.
+/// in one gzip member.
 public enum TileEncoding: Sendable, Equatable {
+    /// The MVT as it is.
     case identity
+    /// The MVT in one gzip member (zlib, default level).
     case gzip
 
     /// The stored form of `mvt`.

@@ -81,7 +81,7 @@ struct Ellipsoid: Sendable {
 
     // MARK: Series (order 6)
 
-    /// A₁ − 1 (eq. 17).
+    /// A₁ - 1 (eq. 17).
     @inline(__always)
     static func a1m1(_ eps: Double) -> Double {
         let eps2 = eps * eps
@@ -107,7 +107,7 @@ struct Ellipsoid: Sendable {
         c.5 = -7 * d / 2048
     }
 
-    /// A₂ − 1 (eq. 42).
+    /// A₂ - 1 (eq. 42).
     @inline(__always)
     static func a2m1(_ eps: Double) -> Double {
         let eps2 = eps * eps
@@ -178,7 +178,7 @@ struct Ellipsoid: Sendable {
         return (s, s != 0 ? 0 - (up + vpp) : s)
     }
 
-    /// y − x reduced to [−180, 180], exactly, and its rounding error.
+    /// y - x reduced to [-180, 180], exactly, and its rounding error.
     @inline(__always)
     static func angleDifference(_ x: Double, _ y: Double) -> (d: Double, e: Double) {
         var (d, t) = sum(remainder(-x, 360), remainder(y, 360))
@@ -254,7 +254,7 @@ struct Ellipsoid: Sendable {
         return (s12b, m12b)
     }
 
-    /// The positive root of k⁴ + 2k³ − (x² + y² − 1)k² − 2y²k − y² = 0 (eq. 55).
+    /// The positive root of k⁴ + 2k³ - (x² + y² - 1)k² - 2y²k - y² = 0 (eq. 55).
     static func astroid(_ x: Double, _ y: Double) -> Double {
         let p = x * x, q = y * y
         let r = (p + q - 1) / 6
@@ -345,7 +345,7 @@ struct Ellipsoid: Sendable {
         var dlam12: Double
     }
 
-    /// λ₁₂ − λ₁₂(target) for a trial α₁, and its derivative (eqs. 33–35, 46).
+    /// λ₁₂ - λ₁₂(target) for a trial α₁, and its derivative (eqs. 33–35, 46).
     @inline(__always)
     func lambda12(sbet1: Double, cbet1: Double, dn1: Double, sbet2: Double, cbet2: Double, dn2: Double,
                   salp1: Double, calp1 calp1In: Double, slam120: Double, clam120: Double, derivative: Bool) -> LambdaResult {
