@@ -141,8 +141,11 @@ def tiles_section(rows, when, about_machine, clients=16, seconds=10):
         ratio = f"{elapsed / peer[3]:.3f}" if peer and tool != "tippecanoe" else ""
         target = ""
         if peer and tool != "tippecanoe":
-            met = elapsed <= TILES_TARGET * peer[3] and size <= peer[5] and peak * 1.048576 <= PEAK_TARGET_MB
-            target = ("met" if met else "missed") + f" (time ≤ {TILES_TARGET:g}, archive ≤ tippecanoe's, peak ≤ {PEAK_TARGET_MB} MB)"
+            # Each target by itself, so that the row says which one is missed.
+            checks = [(f"time ≤ {TILES_TARGET:g}", elapsed <= TILES_TARGET * peer[3]),
+                      ("archive ≤ tippecanoe's", size <= peer[5]),
+                      (f"peak ≤ {PEAK_TARGET_MB} MB", peak * 1.048576 <= PEAK_TARGET_MB)]
+            target = ", ".join(f"{name} {'met' if ok else 'missed'}" for name, ok in checks)
         lines.append(f"| {tool} | {n:,} | 0-{zoom} | {elapsed:.2f} s | {peak:.0f} MiB | {size / 1e6:.1f} MB | "
                      f"{'' if tiles is None else f'{tiles:,}'} | {ratio} | {target} |")
     if served:
