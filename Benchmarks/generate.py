@@ -26,6 +26,21 @@ import os
 import random
 
 
+def entry(town, name, nick, kind, latitude, longitude, optional, remark_en, fotobond=None):
+    """A Level 1 record, its kind, and the properties hubgeo's GeoJSON export writes for it, in its order."""
+    record = {
+        "idPlus": {"town": town, "fullName": name, "nickName": nick},
+        "coordinates": {"latitude": latitude, "longitude": longitude},
+        "optional": optional,
+    }
+    properties = {"name": name, "nickName": nick, "type": kind, "town": town,
+                  "website": optional["website"], "wikipedia": optional["wikipedia"],
+                  "remark": remark_en, "remarkLanguage": "EN"}
+    if fotobond is not None:
+        properties["fotobondNumber"] = fotobond
+    return record, kind, properties
+
+
 def generate(count, seed):
     rng = random.Random(seed)
     centres = []
@@ -79,18 +94,7 @@ def clustered_records(count, seed):
         fotobond = 1000 + index % 9000 if kind == "club" and index % 3 == 0 else None
         if fotobond is not None:
             optional["nlSpecific"] = {"fotobondNumber": fotobond}
-        record = {
-            "idPlus": {"town": town, "fullName": name, "nickName": nick},
-            "coordinates": {"latitude": latitude, "longitude": longitude},
-            "optional": optional,
-        }
-        # The properties hubgeo's GeoJSON export writes for this record, in its order.
-        properties = {"name": name, "nickName": nick, "type": kind, "town": town,
-                      "website": optional["website"], "wikipedia": optional["wikipedia"],
-                      "remark": remark_en, "remarkLanguage": "EN"}
-        if fotobond is not None:
-            properties["fotobondNumber"] = fotobond
-        yield record, kind, properties
+        yield entry(town, name, nick, kind, latitude, longitude, optional, remark_en, fotobond)
 
 
 TOWN_HEADS = ["Aar", "Bek", "Berg", "Bos", "Brug", "Dal", "Dorn", "Eik", "Els", "Gel", "Graf", "Ham", "Heer", "Hoog",
@@ -159,15 +163,7 @@ def towns_records(count, seed):
                     "wikipedia": f"https://nl.wikipedia.org/wiki/{town.replace(' ', '_')}#{name.replace(' ', '_')}",
                     "level2URL": f"https://raw.example.com/{town.replace(' ', '')}/{slug}.level2.json",
                     "remark": remarks}
-        record = {
-            "idPlus": {"town": town, "fullName": name, "nickName": nick},
-            "coordinates": {"latitude": latitude, "longitude": longitude},
-            "optional": optional,
-        }
-        properties = {"name": name, "nickName": nick, "type": kind, "town": town,
-                      "website": optional["website"], "wikipedia": optional["wikipedia"],
-                      "remark": remark_en, "remarkLanguage": "EN"}
-        yield record, kind, properties
+        yield entry(town, name, nick, kind, latitude, longitude, optional, remark_en)
 
 
 def main():

@@ -8,22 +8,6 @@ size_t hubgeo_gzip_bound(size_t length) {
     return length + (length >> 12) + (length >> 14) + (length >> 25) + 13 + 18 + 64;
 }
 
-int hubgeo_gzip(const uint8_t *input, size_t length, uint8_t *output, size_t *outputLength, int level) {
-    z_stream stream;
-    memset(&stream, 0, sizeof stream);
-    // 15 + 16: a gzip header and trailer around the deflate stream.
-    int status = deflateInit2(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    if (status != Z_OK) return status;
-    stream.next_in = (Bytef *)input;
-    stream.avail_in = (uInt)length;
-    stream.next_out = output;
-    stream.avail_out = (uInt)*outputLength;
-    status = deflate(&stream, Z_FINISH);
-    *outputLength = stream.total_out;
-    deflateEnd(&stream);
-    return status == Z_STREAM_END ? 0 : (status == Z_OK ? Z_BUF_ERROR : status);
-}
-
 struct hubgeo_gzip_stream {
     z_stream stream;
 };
@@ -31,7 +15,7 @@ struct hubgeo_gzip_stream {
 hubgeo_gzip_stream *hubgeo_gzip_stream_create(int level) {
     hubgeo_gzip_stream *compressor = calloc(1, sizeof *compressor);
     if (compressor == NULL) return NULL;
-    // The same parameters as hubgeo_gzip, so the same bytes.
+    // 15 + 16: a gzip header and trailer around the deflate stream.
     if (deflateInit2(&compressor->stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
         free(compressor);
         return NULL;
@@ -61,6 +45,15 @@ void hubgeo_gzip_stream_destroy(hubgeo_gzip_stream *compressor) {
     if (compressor == NULL) return;
     deflateEnd(&compressor->stream);
     free(compressor);
+}
+
+int hubgeo_gzip(const uint8_t *input, size_t length, uint8_t *output, size_t *outputLength, int level) {
+    // One buffer: a compressor of its own, used once.
+    hubgeo_gzip_stream *compressor = hubgeo_gzip_stream_create(level);
+    if (compressor == NULL) return Z_MEM_ERROR;
+    int status = hubgeo_gzip_stream_compress(compressor, input, length, output, outputLength);
+    hubgeo_gzip_stream_destroy(compressor);
+    return status;
 }
 
 int hubgeo_gunzip(const uint8_t *input, size_t length, uint8_t *output, size_t *outputLength) {

@@ -113,15 +113,8 @@ extension MapServer {
                 headers[.contentType] = contentType
                 return Response(status: .notModified, headers: headers)
             }
-        } catch let error as APIError {
-            return response(error.json, status: .init(code: error.status), contentType: "application/json")
-        } catch is CancellationError {
-            return response(tooLate.json, status: .serviceUnavailable, contentType: "application/json")
         } catch {
-            let cause = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-            RequestLog.writeLine("\(RequestLog.timestamp()) error: \(request.method) \(request.uri.path): \(cause)\n")
-            return response(APIError(status: 500, message: "the server cannot read its database (its log says why)", parameter: nil).json,
-                            status: .internalServerError, contentType: "application/json")
+            return failure(error, of: request, tooLate: tooLate)
         }
     }
 }

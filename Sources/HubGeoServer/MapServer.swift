@@ -222,6 +222,24 @@ public final class MapServer: Sendable {
         case notModified(tag: String)
     }
 
+    /// The response to a request that failed: its 4xx, a 503 past the timeout (`tooLate`), else a
+    /// 500 whose cause (which may name the file) goes to the log, for the operator; the client
+    /// learns only that it failed.
+    func failure(_ error: Error, of request: Request, tooLate: APIError) -> Response {
+        switch error {
+        case let error as APIError:
+            return response(error.json, status: .init(code: error.status), contentType: "application/json")
+        case is CancellationError:
+            return response(tooLate.json, status: .serviceUnavailable, contentType: "application/json")
+        default:
+            let cause = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+            RequestLog.writeLine("\(RequestLog.timestamp()) error: \(request.method) \(request.uri.path): \(cause)\n")
+            let message = error is StoreError || DatabaseFailure(error) != nil ? "the server cannot read its database (its log says why)" : "internal server error"
+            return response(APIError(status: 500, message: message, parameter: nil).json, status: .internalServerError,
+                            contentType: "application/json")
+        }
+    }
+
     /// Runs `body` with a snapshot of the database within the request timeout; maps errors to
     /// responses. Past the timeout the query is cancelled (``QueryWatchdog``): SQLite stops it
     /// (`sqlite3_interrupt`) and its connection returns to the pool, so slow requests hold up no others.
@@ -264,17 +282,8 @@ public final class MapServer: Sendable {
                 headers[.contentType] = "\(contentType); charset=utf-8"
                 return Response(status: .notModified, headers: headers)
             }
-        } catch let error as APIError {
-            return response(error.json, status: .init(code: error.status), contentType: "application/json")
-        } catch is CancellationError {
-            return response(tooLate.json, status: .serviceUnavailable, contentType: "application/json")
         } catch {
-            // The cause (which may name the file) is for the operator; the client learns that it failed.
-            let cause = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-            RequestLog.writeLine("\(RequestLog.timestamp()) error: \(request.method) \(request.uri.path): \(cause)\n")
-            let message = error is StoreError || DatabaseFailure(error) != nil ? "the server cannot read its database (its log says why)" : "internal server error"
-            return response(APIError(status: 500, message: message, parameter: nil).json, status: .internalServerError,
-                            contentType: "application/json")
+            return failure(error, of: request, tooLate: tooLate)
         }
     }
 
