@@ -125,3 +125,101 @@ package struct ExportRecord {
         memberCount = organization.type == .club ? organization.memberCount : nil
     }
 }
+
+// MARK: - Kept aside
+
+extension ExportRecord {
+    /// Appends the record to `buffer` in a form ``init(storedAt:in:)`` reads back: the stable
+    /// id first (``StableIDOrdering`` sorts by it without decoding the rest), then the numbers,
+    /// then the other fields, each with its length as a LEB128 number.
+    func append(to buffer: inout [UInt8]) {
+        arena.withUnsafeBufferPointer { arena in
+            func appendField(_ field: Field) {
+                let range = starts[field.rawValue]..<ends[field.rawValue]
+                Self.appendLength(range.count, to: &buffer)
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: arena[range]))
+            }
+            appendField(.id)
+            buffer.append(organizationType == .museum ? 1 : 0)
+            Self.append(latitude.bitPattern, to: &buffer)
+            Self.append(longitude.bitPattern, to: &buffer)
+            buffer.append((fotobondNumber == nil ? 0 : 1) | (memberCount == nil ? 0 : 2))
+            if let fotobondNumber { Self.append(UInt64(bitPattern: Int64(fotobondNumber)), to: &buffer) }
+            if let memberCount { Self.append(UInt64(bitPattern: Int64(memberCount)), to: &buffer) }
+            for field in Field.properties { appendField(field) }
+        }
+    }
+
+    /// Sets the record to the one ``append(to:)`` wrote at `offset` of `bytes`.
+    mutating func read(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+        reset()
+        var position = offset
+        func readField(_ field: Field) {
+            let count = Self.readLength(bytes, &position)
+            set(field, UnsafeBufferPointer(rebasing: bytes[position..<position + count]))
+            position += count
+        }
+        readField(.id)
+        organizationType = bytes[position] == 1 ? .museum : .club
+        position += 1
+        latitude = Double(bitPattern: Self.readUInt64(bytes, &position))
+        longitude = Double(bitPattern: Self.readUInt64(bytes, &position))
+        let present = bytes[position]
+        position += 1
+        if present & 1 != 0 { fotobondNumber = Int(Int64(bitPattern: Self.readUInt64(bytes, &position))) }
+        if present & 2 != 0 { memberCount = Int(Int64(bitPattern: Self.readUInt64(bytes, &position))) }
+        for field in Field.properties { readField(field) }
+    }
+
+    /// The stable id of the record ``append(to:)`` wrote at `offset` of `bytes`.
+    static func storedID(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var position = offset
+        let count = readLength(bytes, &position)
+        return UnsafeBufferPointer(rebasing: bytes[position..<position + count])
+    }
+
+    /// The offset just after the record ``append(to:)`` wrote at `offset` of `bytes`.
+    static func storedEnd(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var position = offset
+        func skipField() {
+            let count = readLength(bytes, &position)
+            position += count
+        }
+        skipField()  // the stable id
+        position += 1 + 16  // the type, latitude and longitude
+        let present = bytes[position]
+        position += 1 + (present & 1 != 0 ? 8 : 0) + (present & 2 != 0 ? 8 : 0)
+        for _ in Field.properties { skipField() }
+        return position
+    }
+
+    static func appendLength(_ length: Int, to buffer: inout [UInt8]) {
+        var value = UInt(length)
+        while value >= 0x80 {
+            buffer.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        buffer.append(UInt8(value))
+    }
+
+    static func readLength(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> Int {
+        var value = 0, shift = 0
+        while true {
+            let byte = bytes[position]
+            position += 1
+            value |= Int(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    private static func append(_ value: UInt64, to buffer: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+    }
+
+    private static func readUInt64(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> UInt64 {
+        let value = UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt64.self)
+        position += 8
+        return UInt64(littleEndian: value)
+    }
+}

@@ -14,6 +14,10 @@ struct OrganizationQuery {
     var picks: Picks
     var filter: OrganizationFilter
     var order: ResultOrder
+    /// Matches in the order the table stores them (row id), not in `order`: for a reader that puts
+    /// them in order itself (``StableIDOrdering``). Paging (`filter.limit`, `filter.offset`) then
+    /// counts in storage order too, so such a reader asks for none.
+    var inStorageOrder = false
 
     init(_ selection: OrganizationSelection, filter: OrganizationFilter = .init(), order: ResultOrder) {
         self.init(.selection(selection), filter: filter, order: order)
@@ -125,7 +129,7 @@ struct OrganizationQuery {
             sql += " LIMIT -1) WHERE match_distance <= ?"
             arguments.append(radiusMeters)
         }
-        sql += order == .distance ? " ORDER BY match_distance, match_key" : " ORDER BY match_key"
+        sql += inStorageOrder ? " ORDER BY match_id" : order == .distance ? " ORDER BY match_distance, match_key" : " ORDER BY match_key"
         sql += " LIMIT ? OFFSET ?"
         arguments += [filter.limit ?? -1, filter.offset]
         return (sql, arguments)

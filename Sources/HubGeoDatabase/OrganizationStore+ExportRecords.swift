@@ -10,9 +10,31 @@ extension OrganizationReading where Self: ~Copyable {
     /// with `filter.localization`, its cached localized place. The rows, their remarks and their
     /// places come from one statement, one pass; the record is reused, so `body` must not keep
     /// it. Returns how many.
+    ///
+    /// A whole table (or a search, which reads all of it) in stable id order, unpaged, is read in
+    /// the table's own order and put in stable id order by ``StableIDOrdering``: one pass over the
+    /// pages instead of a seek per row (see there); `body` is then called once the table is read.
     package func forEachExportRecord(_ selection: OrganizationSelection, filter: OrganizationFilter, order: ResultOrder,
                              remarkLanguage: String?, body: (ExportRecord) throws -> Void) throws -> Int {
-        let (matches, matchArguments) = try OrganizationQuery(selection, filter: filter, order: order).matchSQL()
+        var query = OrganizationQuery(selection, filter: filter, order: order)
+        switch selection {
+        case .all, .search:
+            query.inStorageOrder = order == .stableID && filter.limit == nil && filter.offset == 0
+        case .within, .near:
+            break
+        }
+        guard query.inStorageOrder else { return try forEachExportRecord(query, remarkLanguage: remarkLanguage, body: body) }
+        var ordering = StableIDOrdering()
+        _ = try forEachExportRecord(query, remarkLanguage: remarkLanguage) { try ordering.add($0) }
+        let count = ordering.count
+        try ordering.drain(body)
+        return count
+    }
+
+    /// The records of `query`, in its order.
+    private func forEachExportRecord(_ query: OrganizationQuery, remarkLanguage: String?, body: (ExportRecord) throws -> Void) throws -> Int {
+        let filter = query.filter
+        let (matches, matchArguments) = try query.matchSQL()
         var arguments = matchArguments
         let localizedColumns: String
         let localizedJoin: String

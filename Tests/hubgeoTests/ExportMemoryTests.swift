@@ -57,7 +57,8 @@ struct ExportMemoryTests {
             // organizations would cost far more: the 100k output alone is about 40 MB (GeoJSON) /
             // 70 MB (KML), and 100,000 Organization values with their strings well over 50 MB.
             // What legitimately differs is small: SQLite's page cache (2 MB default), the
-            // 64 KiB output buffer, malloc arenas.
+            // 64 KiB output buffer, malloc arenas, and the 4 MiB of records that the export of a
+            // whole table keeps while it puts them in stable id order (StableIDOrdering).
             let margin = 16 * 1024
             print("export \(format): peak RSS \(peaks[1_000]!) KiB for 1,000 (\(sizes[1_000]!) bytes), "
                 + "\(peaks[100_000]!) KiB for 100,000 (\(sizes[100_000]!) bytes, \(seconds[100_000]!) s); data generated in \(generated)")

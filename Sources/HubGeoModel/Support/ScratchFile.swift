@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file without a name for data that does not fit in memory while it is put in order: made
+/// with `mkstemp(3)` in a directory and unlinked at once, so that nothing is left behind whatever
+/// happens to the process. Bytes are appended and read back by offset.
+package final class ScratchFile {
+    /// Where the file was made, for messages.
+    package let directory: String
+    private let descriptor: Int32
+    /// The bytes appended so far.
+    package private(set) var size: Int = 0
+
+    /// A scratch file in `directory`; by default `$TMPDIR`, else `/tmp` (as sort(1) does).
+    package init(in directory: String = ScratchFile.defaultDirectory) throws(ScratchFileError) {
+        self.directory = directory
+        var template = Array((directory + "/.hubgeo-scratch-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw ScratchFileError(action: "create", directory: directory, code: errno) }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// `$TMPDIR` when it is set and not empty, else `/tmp`.
+    package static var defaultDirectory: String {
+        if let value = getenv("TMPDIR"), value.pointee != 0 { return String(cString: value) }
+        return "/tmp"
+    }
+
+    /// Appends `bytes`; returns the offset they start at.
+    package func append(_ bytes: UnsafeRawBufferPointer) throws(ScratchFileError) -> Int {
+        let offset = size
+        var done = 0
+        while done < bytes.count {
+            let result = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw ScratchFileError(action: "write", directory: directory, code: errno)
+            }
+            done += result
+        }
+        size += bytes.count
+        return offset
+    }
+
+    /// Fills `memory` with the bytes from `offset`.
+    package func read(into memory: UnsafeMutableRawBufferPointer, at offset: Int) throws(ScratchFileError) {
+        var done = 0
+        while done < memory.count {
+            let result = pread(descriptor, memory.baseAddress! + done, memory.count - done, off_t(offset + done))
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { throw ScratchFileError(action: "read", directory: directory, code: result < 0 ? errno : EIO) }
+            done += result
+        }
+    }
+}
+
+/// A scratch file that could not be made, written or read back.
+package struct ScratchFileError: Error, CustomStringConvertible {
+    package var action: String
+    package var directory: String
+    package var code: Int32
+
+    package var description: String {
+        "cannot \(action) a scratch file in \(directory) (set TMPDIR to use another directory): \(String(cString: strerror(code)))"
+    }
+}
