@@ -8,8 +8,10 @@ package enum Gzip {
         package var description: String { "zlib failed (status \(code))" }
     }
 
-    /// `bytes` compressed at `level` (0-9; 6 is zlib's default: tiles are written once and read
-    /// many times, and the PMTiles and MBTiles tools compress at it too).
+    /// `bytes` compressed: up to 16 KiB (a tile) at a `level` above 0, as one deflate block of
+    /// fixed Huffman codes, in a tenth of zlib's time for 1 % more bytes (CZlib.c says why); larger
+    /// buffers by zlib at `level` (0-9; 6 is zlib's default: tiles are written once and read many
+    /// times, and the PMTiles and MBTiles tools compress at it too).
     package static func compress(_ bytes: [UInt8], level: Int32 = 6) throws(Failure) -> [UInt8] {
         var capacity = hubgeo_gzip_bound(bytes.count)
         var output = [UInt8](repeating: 0, count: capacity)

@@ -7,7 +7,8 @@
 /// The most bytes hubgeo_gzip writes for `length` input bytes.
 size_t hubgeo_gzip_bound(size_t length);
 
-/// Compresses `input` as one gzip member (RFC 1952) at zlib level `level` (0-9) into `output`,
+/// Compresses `input` as one gzip member (RFC 1952) at zlib level `level` (0-9) into `output`
+/// (up to 16 KiB at a level above 0: one block of fixed Huffman codes, see CZlib.c),
 /// which holds `*outputLength` bytes; on success sets `*outputLength` to the bytes written and
 /// returns 0, else returns a zlib error code.
 int hubgeo_gzip(const uint8_t *input, size_t length, uint8_t *output, size_t *outputLength, int level);
