@@ -111,13 +111,24 @@ struct StableIDOrdering {
         }
     }
 
-    /// Sorts the pending records' starts by stable id; equal ids by start, which is the order they were added in.
+    /// Sorts the pending records' starts by stable id; equal ids by start, which is the order they
+    /// were added in. The comparisons use the id's first 8 bytes as one number (zero-padded, which
+    /// orders as the bytes do) and look at the bytes only when those are equal: comparing the bytes
+    /// each time took 7.5 % of an export.
     private mutating func sortPending() {
         pending.withUnsafeBufferPointer { buffer in
-            starts.sort { a, b in
-                let order = Self.compare(ExportRecord.storedID(at: a, in: buffer), ExportRecord.storedID(at: b, in: buffer))
-                return order != 0 ? order < 0 : a < b
+            var keys = starts.map { start -> (prefix: UInt64, start: Int) in
+                let id = ExportRecord.storedID(at: start, in: buffer)
+                var prefix: UInt64 = 0
+                for index in 0..<8 { prefix = prefix << 8 | UInt64(index < id.count ? id[index] : 0) }
+                return (prefix, start)
             }
+            keys.sort { a, b in
+                if a.prefix != b.prefix { return a.prefix < b.prefix }
+                let order = Self.compare(ExportRecord.storedID(at: a.start, in: buffer), ExportRecord.storedID(at: b.start, in: buffer))
+                return order != 0 ? order < 0 : a.start < b.start
+            }
+            for index in keys.indices { starts[index] = keys[index].start }
         }
     }
 
