@@ -30,12 +30,13 @@ struct StableIDOrdering {
     /// The sorted runs in the scratch file: where each starts and how many bytes it has.
     private var runs: [(offset: Int, count: Int)] = []
     private var scratch: ScratchFile?
-    private let scratchDirectory: String
+    /// Where the scratch file goes; nil: ``ScratchFile``'s default (`$TMPDIR`, else `/tmp`).
+    private let scratchDirectory: String?
     private let memoryBudget: Int
     /// How many records were added.
     private(set) var count = 0
 
-    init(scratchDirectory: String = ScratchFile.defaultDirectory, memoryBudget: Int = Self.memoryBudget) {
+    init(scratchDirectory: String? = nil, memoryBudget: Int = Self.memoryBudget) {
         self.scratchDirectory = scratchDirectory
         self.memoryBudget = memoryBudget
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HubGeoModel
 
 /// Writes a PMTiles v3 archive (https://github.com/protomaps/PMTiles/blob/main/spec/v3/spec.md):
 /// the 127-byte header, the root directory, the metadata JSON, the leaf directories and the tile
@@ -16,7 +17,7 @@ import Darwin
 /// archive to the output, which publishes it.
 public final class PMTilesWriter: TileArchiveWriter {
     private let output: TileOutput
-    private let scratch: Int32
+    private let scratch: ScratchFile
     private var buffer: [UInt8] = []
     private var written: UInt64 = 0
     /// The entries before the last one, packed, and the last one, whose run may grow.
@@ -42,17 +43,12 @@ public final class PMTilesWriter: TileArchiveWriter {
         self.output = output
         onFinish = commit
         onAbandon = abandon
-        var template = Array((scratchDirectory + "/.hubgeo-pmtiles-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw TileArchiveError.system("create a scratch file in", path: scratchDirectory) }
-        // Unnamed from the start: nothing is left behind, whatever happens.
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        scratch = descriptor
+        do {
+            scratch = try ScratchFile(in: scratchDirectory)
+        } catch {
+            throw TileArchiveError(error.description)
+        }
         buffer.reserveCapacity(1 << 20)
-    }
-
-    deinit {
-        close(scratch)
     }
 
     /// How the tiles handed to ``add(_:stored:)`` are encoded.
@@ -184,27 +180,21 @@ public final class PMTilesWriter: TileArchiveWriter {
     }
 
     private func flush() throws {
-        var done = 0
-        while done < buffer.count {
-            let result = buffer.withUnsafeBytes { Glibc.write(scratch, $0.baseAddress! + done, $0.count - done) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw TileArchiveError.system("write the scratch file of", path: "the PMTiles archive")
-            }
-            done += result
+        do {
+            _ = try buffer.withUnsafeBytes { try scratch.append($0) }
+        } catch {
+            throw TileArchiveError("\(error) (for the PMTiles archive)")
         }
         buffer.removeAll(keepingCapacity: true)
     }
 
     private func read(into memory: UnsafeMutableRawBufferPointer, at offset: UInt64, count: Int) throws -> Int {
-        var done = 0
-        while done < count {
-            let result = pread(scratch, memory.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { throw TileArchiveError.system("read the scratch file of", path: "the PMTiles archive") }
-            done += result
+        do {
+            try scratch.read(into: UnsafeMutableRawBufferPointer(rebasing: memory[0..<count]), at: Int(offset))
+        } catch {
+            throw TileArchiveError("\(error) (for the PMTiles archive)")
         }
-        return done
+        return count
     }
 
     private func stored(at offset: UInt64, equals data: [UInt8]) throws -> Bool {

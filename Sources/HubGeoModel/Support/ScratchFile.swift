@@ -12,12 +12,18 @@ package final class ScratchFile {
     /// The bytes appended so far.
     package private(set) var size: Int = 0
 
-    /// A scratch file in `directory`; by default `$TMPDIR`, else `/tmp` (as sort(1) does).
-    package init(in directory: String = ScratchFile.defaultDirectory) throws(ScratchFileError) {
-        self.directory = directory
-        var template = Array((directory + "/.hubgeo-scratch-XXXXXX").utf8CString)
+    /// Whether the directory is the default one (its errors then say how to choose another).
+    private let isDefaultDirectory: Bool
+
+    /// A scratch file in `directory`; without one, in `$TMPDIR`, else `/tmp` (as sort(1) does).
+    package init(in directory: String? = nil) throws(ScratchFileError) {
+        self.directory = directory ?? Self.defaultDirectory
+        isDefaultDirectory = directory == nil
+        var template = Array((self.directory + "/.hubgeo-scratch-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw ScratchFileError(action: "create", directory: directory, code: errno) }
+        guard descriptor >= 0 else {
+            throw ScratchFileError(action: "create", directory: self.directory, code: errno, isDefaultDirectory: isDefaultDirectory)
+        }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.descriptor = descriptor
     }
@@ -40,7 +46,7 @@ package final class ScratchFile {
             let result = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
             if result < 0 {
                 if errno == EINTR { continue }
-                throw ScratchFileError(action: "write", directory: directory, code: errno)
+                throw ScratchFileError(action: "write", directory: directory, code: errno, isDefaultDirectory: isDefaultDirectory)
             }
             done += result
         }
@@ -54,7 +60,9 @@ package final class ScratchFile {
         while done < memory.count {
             let result = pread(descriptor, memory.baseAddress! + done, memory.count - done, off_t(offset + done))
             if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { throw ScratchFileError(action: "read", directory: directory, code: result < 0 ? errno : EIO) }
+            guard result > 0 else {
+                throw ScratchFileError(action: "read", directory: directory, code: result < 0 ? errno : EIO, isDefaultDirectory: isDefaultDirectory)
+            }
             done += result
         }
     }
@@ -65,8 +73,11 @@ package struct ScratchFileError: Error, CustomStringConvertible {
     package var action: String
     package var directory: String
     package var code: Int32
+    /// Whether the directory came from `$TMPDIR` or `/tmp`: the message then says how to choose another.
+    package var isDefaultDirectory: Bool
 
     package var description: String {
-        "cannot \(action) a scratch file in \(directory) (set TMPDIR to use another directory): \(String(cString: strerror(code)))"
+        "cannot \(action) a scratch file in \(directory)\(isDefaultDirectory ? " (set TMPDIR to use another directory)" : ""): "
+            + String(cString: strerror(code))
     }
 }
