@@ -194,23 +194,12 @@ extension ExportRecord {
     }
 
     static func appendLength(_ length: Int, to buffer: inout [UInt8]) {
-        var value = UInt(length)
-        while value >= 0x80 {
-            buffer.append(UInt8(value & 0x7F) | 0x80)
-            value >>= 7
-        }
-        buffer.append(UInt8(value))
+        LEB128.append(UInt64(length), to: &buffer)
     }
 
+    /// The length at `position` of a record ``append(to:)`` wrote, whole in `bytes`.
     static func readLength(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> Int {
-        var value = 0, shift = 0
-        while true {
-            let byte = bytes[position]
-            position += 1
-            value |= Int(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
+        Int(LEB128.read(bytes, at: &position)!)
     }
 
     private static func append(_ value: UInt64, to buffer: inout [UInt8]) {

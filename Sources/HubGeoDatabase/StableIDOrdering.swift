@@ -226,15 +226,9 @@ struct StableIDOrdering {
 
         /// The record length written at `position` and the bytes it takes, when they are all in the window.
         private func lengthAt(_ position: Int) -> (Int, Int)? {
-            var value = 0, shift = 0, index = position
-            while index < window.count {
-                let byte = window[index]
-                index += 1
-                value |= Int(byte & 0x7F) << shift
-                if byte < 0x80 { return (value, index - position) }
-                shift += 7
-            }
-            return nil
+            var end = position
+            guard let length = window.withUnsafeBufferPointer({ LEB128.read($0, at: &end) }) else { return nil }
+            return (Int(length), end - position)
         }
     }
 }

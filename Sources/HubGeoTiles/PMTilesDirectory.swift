@@ -1,3 +1,5 @@
+import HubGeoModel
+
 /// The directories of a PMTiles v3 archive: entries (tile id, offset, length, run length) sorted
 /// by tile id, serialized as the spec says (count, then the tile id deltas, run lengths, lengths
 /// and offsets as varints, an offset written 0 when it follows the previous entry's data) and
@@ -38,15 +40,9 @@ struct PMTilesDirectory {
 
             init(bytes: [UInt8]) { self.bytes = bytes }
 
+            /// The next number; 0 past the end (the directory is hubgeo's own, always whole).
             private mutating func varint() -> UInt64 {
-                var value: UInt64 = 0, shift: UInt64 = 0
-                while true {
-                    let byte = bytes[position]
-                    position += 1
-                    value |= UInt64(byte & 0x7F) << shift
-                    if byte < 0x80 { return value }
-                    shift += 7
-                }
+                bytes.withUnsafeBufferPointer { LEB128.read($0, at: &position) } ?? 0
             }
 
             mutating func next() -> Entry? {

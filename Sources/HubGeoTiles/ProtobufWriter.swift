@@ -1,3 +1,5 @@
+import HubGeoModel
+
 /// The protocol buffers wire format, as far as a vector tile needs it: varints, zigzag, 64-bit
 /// doubles and length-delimited fields, appended to a byte array.
 ///
@@ -17,12 +19,7 @@ struct ProtobufWriter {
 
     @inline(__always)
     mutating func varint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
+        LEB128.append(value, to: &bytes)
     }
 
     @inline(__always)
