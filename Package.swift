@@ -1,9 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// hubgeo builds and runs on Linux with glibc only: it uses glibc's signal and stat layouts
+// (`__sigaction_handler`, `st_mtim`), loads `libcurl.so.4` with dlopen and links SpatiaLite from
+// Debian's packages. No other platform is declared, because none is built or tested.
 let package = Package(
     name: "hubgeo",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "hubgeo", targets: ["hubgeo"]),
         .library(name: "HubGeo", targets: ["HubGeo"]),

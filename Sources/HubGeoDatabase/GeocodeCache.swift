@@ -207,7 +207,7 @@ package final class GeocodeCache: Sendable {
 
     // MARK: - Rows
 
-    private static func timestamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+    private static func timestamp(_ date: Date) -> String { RFC3339.string(date) }
 
     private static func entry(_ row: Row) -> GeocodeCacheEntry {
         GeocodeCacheEntry(
@@ -217,7 +217,7 @@ package final class GeocodeCache: Sendable {
             status: GeocodeStatus(rawValue: row["status"]) ?? .noResult,
             town: row["town"], townKey: row["town_key"], country: row["country"], countryCode: row["country_code"],
             source: GeocodeCacheEntry.Source(rawValue: row["source"]) ?? .request, rawResponse: row["raw_response"],
-            fetchedAt: ISO8601DateFormatter().date(from: row["fetched_at"]) ?? Date(timeIntervalSince1970: 0))
+            fetchedAt: RFC3339.date(row["fetched_at"]) ?? Date(timeIntervalSince1970: 0))
     }
 }
 

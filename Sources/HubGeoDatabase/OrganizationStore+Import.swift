@@ -52,7 +52,7 @@ extension OrganizationStore {
             try db.execute(sql: """
                 INSERT INTO import_run (source, imported_at, organizations, added, changed, removed, \(ImportStatistics.columns.joined(separator: ", ")))
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [source, ISO8601DateFormatter().string(from: now), summary.total,
+                """, arguments: [source, RFC3339.string(now), summary.total,
                                  summary.addedCount, summary.changedCount, summary.removedCount] + sync.statistics.arguments)
             if let damage = try ClusterIndexTable.refresh(
                 db, importRun: db.lastInsertedRowID,

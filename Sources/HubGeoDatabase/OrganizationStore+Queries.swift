@@ -131,7 +131,7 @@ extension OrganizationReading where Self: ~Copyable {
             if let run {
                 let checked = CheckedRow(run, place: "import_run row \(run[0] as Int64)")
                 statistics.source = try checked.text(1, "source")
-                statistics.importedAt = ISO8601DateFormatter().date(from: try checked.text(2, "imported_at"))
+                statistics.importedAt = RFC3339.date(try checked.text(2, "imported_at"))
                 if stored { counts = try ImportStatistics(checked, from: 3) }
             }
             let numbers = try counts ?? ImportStatistics.scan(db)

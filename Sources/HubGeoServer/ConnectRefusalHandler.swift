@@ -56,8 +56,9 @@ final class ConnectRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler
         }
         let text = "HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nContent-Type: application/json; charset=utf-8\r\n"
             + "Content-Length: \(Self.body.utf8.count)\r\nConnection: close\r\n\r\n" + Self.body
-        encoder.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: text))).whenComplete { _ in
-            context.close(promise: nil)
+        let channel = context.channel
+        encoder.writeAndFlush(NIOAny(channel.allocator.buffer(string: text))).whenComplete { _ in
+            channel.close(promise: nil)
         }
     }
 }

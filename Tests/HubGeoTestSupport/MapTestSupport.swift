@@ -41,7 +41,7 @@ package final class ServeProcess: @unchecked Sendable {
     package init(arguments: [String], environment: [String: String], startupTimeout: TimeInterval = 60) throws {
         directory = try TemporaryDirectory()
         stderrPath = directory.path("stderr")
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = try CLIRunner.binary()
         process.arguments = ["serve", "--port", "0"] + arguments
         process.environment = environment

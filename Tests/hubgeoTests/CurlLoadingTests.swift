@@ -98,12 +98,12 @@ struct CurlLoadingTests {
         #expect(hubgeo_curl_probe("libcurl.so.4", &error, error.count) == 0)
 
         #expect(hubgeo_curl_probe("libhubgeo-absent.so.4", &error, error.count) == -1)
-        let missing = String(cString: error)
+        let missing = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         #expect(missing.contains("cannot load libcurl (libhubgeo-absent.so.4"), "\(missing)")
         #expect(missing.contains("cannot open shared object file"), "\(missing)")
 
         #expect(hubgeo_curl_probe("libc.so.6", &error, error.count) == -1)
-        let incomplete = String(cString: error)
+        let incomplete = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         #expect(incomplete.hasPrefix("libc.so.6 has no curl_global_init: "), "\(incomplete)")
     }
 }

@@ -28,7 +28,7 @@ struct StatsCommand: ParsableCommand {
                 } ?? "-"],
                 ["Database", statistics.databasePath ?? "-"],
                 ["Source", statistics.source ?? "-"],
-                ["Imported", statistics.importedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "-"],
+                ["Imported", statistics.importedAt.map(RFC3339.string) ?? "-"],
             ]
             Console.print(table.render(includeHeader: false))
         }
