@@ -14,9 +14,11 @@ RUNTIME_DEBS := libspatialite-dev libsqlite3-dev libsqlite3-mod-spatialite libcu
 TEST_DEBS    := python3 python3-pip python3-venv gdal-bin libxml2-utils time sqlite3 chromium chromium-driver python3-selenium python3-pil \
                 nodejs
 
+empty :=
+space := $(empty) $(empty)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps check-inside check-links check-js docs test-deps bench-deps dist-deps kml-schema python-tools build run test test-asan test-integration nominatim-start \
+.PHONY: test-unit all deps check-inside check-links check-js docs test-deps bench-deps dist-deps kml-schema python-tools build run test test-asan test-integration nominatim-start \
 	nominatim-stop nominatim-status nominatim-clean fuzz bench release manual-tool install uninstall dist dist-test \
 	clean
 
@@ -86,6 +88,14 @@ check-js: test-deps
 test: test-deps check-js check-inside check-links kml-schema python-tools
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip HubGeoIntegrationTests
+
+# The inner loop: the test targets of the library's modules and the server's routes in process, none of
+# which runs the built hubgeo or a browser (docs/tests.md gives both commands' measured times).
+UNIT_TARGETS := HubGeoModelTests|HubGeoJSONTests|HubGeoHTTPTests|HubGeoClustersTests|HubGeoReaderTests|HubGeoDatabaseTests|\
+                HubGeoImportTests|HubGeoGeocodingTests|HubGeoExportTests|HubGeoValidationTests|HubGeoServerTests|HubGeoFuzzKitTests
+test-unit: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '^($(subst $(space),,$(UNIT_TARGETS)))\.'
 
 # The library's API documentation (DocC, swift-docc-plugin): the catalog Sources/HubGeo/HubGeo.docc and
 # every public declaration of the targets HubGeo re-exports, as one module, in .build-docs/HubGeo.doccarchive
