@@ -25,8 +25,20 @@ import re
 import subprocess
 import sys
 
-REEXPORTED = ["HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoClusters", "HubGeoReader", "HubGeoDatabase",
-              "HubGeoImport", "HubGeoGeocoding", "HubGeoTiles", "HubGeoExport", "HubGeoValidation"]
+
+
+def reexported_modules(swift):
+    """The targets HubGeo re-exports: its dependencies in Package.swift (`swift package dump-package`),
+    the one list. Fails when Sources/HubGeo/Exports.swift does not re-export exactly those."""
+    package = json.loads(subprocess.check_output([swift, "package", "dump-package"], text=True))
+    umbrella = next(target for target in package["targets"] if target["name"] == "HubGeo")
+    modules = sorted(dependency["byName"][0] for dependency in umbrella["dependencies"] if "byName" in dependency)
+    with open("Sources/HubGeo/Exports.swift", encoding="utf-8") as file:
+        exported = sorted(re.findall(r"^@_exported import (\w+)$", file.read(), re.MULTILINE))
+    if exported != modules:
+        sys.exit("docs: Sources/HubGeo/Exports.swift re-exports " + ", ".join(exported)
+                 + " but the HubGeo target of Package.swift depends on " + ", ".join(modules))
+    return modules
 
 
 def run(command, **kwargs):
@@ -40,6 +52,7 @@ def main():
     args = parser.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     os.chdir(root)
+    reexported = reexported_modules(args.swift)
 
     build = run([args.swift, "build", "--target", "HubGeo"])
     if build.returncode != 0:
@@ -63,7 +76,7 @@ def main():
         module_flags += ["-Xcc", "-I", "-Xcc", include]
     extract = [os.path.join(tools, "swift-symbolgraph-extract"), "-module-name", "HubGeo"] + module_flags + [
         "-minimum-access-level", "public", "-output-dir", graphs,
-        "-experimental-allowed-reexported-modules=" + ",".join(REEXPORTED)]
+        "-experimental-allowed-reexported-modules=" + ",".join(reexported)]
     result = run(extract)
     if result.returncode != 0:
         sys.stdout.write(result.stdout)

@@ -1,4 +1,5 @@
-// `import HubGeo` gives the whole library: the targets it is built from are re-exported.
+// `import HubGeo` gives the whole library: the targets it is built from are re-exported. The list is the
+// HubGeo target's dependencies in Package.swift; `make docs` fails when this file differs from it.
 @_exported import HubGeoClusters
 @_exported import HubGeoDatabase
 @_exported import HubGeoExport
