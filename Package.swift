@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // hubgeo builds and runs on Linux with glibc only: it uses glibc's signal and stat layouts
@@ -276,3 +276,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// A warning in this repository's Swift code fails its build (CI's too): the build prints none.
+// SwiftPM applies these settings to this package as the root only, never when it is a dependency.
+for target in package.targets where target.type != .plugin && !["CCurl", "CZlib"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+}
