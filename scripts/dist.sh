@@ -9,6 +9,8 @@
 # link file list), Swift's runtime and Foundation, and ICU when Foundation brought its data in.
 # Files get owner root, mode 644/755 and the time SOURCE_DATE_EPOCH (else now), sorted by name.
 #
+# Beside it, OUT/hubgeo-VERSION-linux-ARCH.tar.gz.sha256, its SHA-256 as `sha256sum` writes it.
+#
 # Usage: dist.sh SCRATCH GENERATE_MANUAL OUT    (prints the tarball's path)
 set -euo pipefail
 
@@ -138,4 +140,7 @@ tarball=$out/$name.tar.gz
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" \
     -C "$scratch/dist-stage" -cf - "$name" | gzip -9 -n > "$tarball.tmp"
 mv "$tarball.tmp" "$tarball"
+# The checksum file published with the release, in sha256sum's format ("HEX  NAME"): the GitHub
+# Action (action.yml) checks the tarball against it before it unpacks anything.
+(cd "$out" && sha256sum "$name.tar.gz" > "$name.tar.gz.sha256.tmp" && mv "$name.tar.gz.sha256.tmp" "$name.tar.gz.sha256")
 echo "$tarball"

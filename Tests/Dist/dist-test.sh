@@ -160,6 +160,9 @@ trap 'rm -rf "$work"' EXIT
 results=$work/results
 : > "$results"
 
+check "the checksum file beside the archive verifies it (sha256sum -c $(basename "$tarball").sha256)" \
+    bash -c 'cd "$(dirname "$1")" && sha256sum --quiet -c "$(basename "$1").sha256"' _ "$tarball"
+
 make -C "$root" --no-print-directory install STATIC=1 DESTDIR="$work/stage" PREFIX=/usr > "$work/install.log" 2>&1 \
     || { cat "$work/install.log"; fail "make install STATIC=1 DESTDIR=... PREFIX=/usr"; }
 for file in bin/hubgeo share/man/man1/hubgeo.1 share/bash-completion/completions/hubgeo share/zsh/site-functions/_hubgeo \

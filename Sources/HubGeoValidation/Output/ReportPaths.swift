@@ -17,6 +17,19 @@ public struct ReportPaths: Sendable {
         ReportPaths(base: FileManager.default.currentDirectoryPath)
     }
 
+    /// Where a problem matcher's file names are looked for: in a GitHub Actions step
+    /// (`GITHUB_ACTIONS=true`) whose current directory lies in `GITHUB_WORKSPACE`, the workspace,
+    /// against which the runner resolves a relative file of a matched line (a checkout into a
+    /// subfolder, `working-directory: head`, then prints `head/JSON/…`); else the current directory.
+    package static func problemMatcher(environment: [String: String]) -> ReportPaths {
+        let current = ReportPaths.current()
+        guard environment["GITHUB_ACTIONS"] == "true", let workspace = environment["GITHUB_WORKSPACE"], !workspace.isEmpty else {
+            return current
+        }
+        let root = ReportPaths(base: workspace)
+        return (current.base == root.base || current.base.hasPrefix(root.base)) ? root : current
+    }
+
     /// `file` relative to the base when it lies inside it, else as it is.
     public func relative(_ file: String) -> String {
         file.hasPrefix(base) ? String(file.dropFirst(base.count)) : file

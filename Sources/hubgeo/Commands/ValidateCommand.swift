@@ -12,9 +12,13 @@ struct ValidateCommand: ParsableCommand {
             tree with its Level 2 files, plus every other *.level0/1/2.json file in it that the tree does not reach.
             Errors are what makes an import fail or skip something; warnings are doubtful content an import \
             accepts. Output: file:line:column: JSON path: error|warning: message [rule], sorted, then a summary; \
-            each rule id is explained in docs/rules.md. --format github prints GitHub Actions annotations (the \
-            default when GITHUB_ACTIONS=true), --format sarif SARIF 2.1.0 for code scanning, --format json the \
-            report for scripts.
+            each rule id is explained in docs/rules.md. --format gcc prints file:line:column: error|warning: \
+            JSON path: message [rule] (the default when GITHUB_ACTIONS=true, for hubgeo's problem matcher), \
+            --format github GitHub Actions workflow commands, --format sarif SARIF 2.1.0 for code scanning, \
+            --format json the report for scripts.
+            --baseline BASE reports only the problems the inputs have and the same inputs under BASE (the tree \
+            at a pull request's base, a folder standing for the current directory) do not have, matched by \
+            rule, file and JSON path, and says how many it left as they were.
             An include is read by its last path component, NAME.level1.json, from the including file's folder, \
             as the app does (--follow-include-urls: at its URL as written, as app versions from 3.1.0 on do).
             With --geocode, each organization's declared town is also compared with the place Nominatim finds \
@@ -30,9 +34,16 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Fail (exit 1) on warnings too.")
     var strict = false
 
-    @Option(help: ArgumentHelp("Output format: text, json, github or sarif.",
-                               discussion: "Default: github when GITHUB_ACTIONS=true, else text."))
+    @Option(help: ArgumentHelp("Output format: text, gcc, json, github or sarif.",
+                               discussion: "Default: gcc when GITHUB_ACTIONS=true, else text."))
     var format: ValidateFormat?
+
+    @Option(help: ArgumentHelp(
+        "Report only the problems that are not in the same inputs under this folder.",
+        discussion: "The folder holds the tree as it was (a pull request's base) and stands for the current directory: "
+            + "each INPUT, a path inside the current directory, is checked again at the same place under it.",
+        valueName: "folder"))
+    var baseline: String?
 
     @Flag(name: .customLong("follow-include-urls"), help: "Follow each include's URL as written instead of reading its NAME.level1.json next to the including file.")
     var followIncludeURLs = false
@@ -54,6 +65,31 @@ struct ValidateCommand: ParsableCommand {
 
     func validate() throws {
         if offline && !geocode { throw ValidationError("--offline goes with --geocode") }
+        if baseline != nil { _ = try baselineInputs() }
+    }
+
+    /// With `--baseline`: the base tree's folder and each input's place in it (nil where it does not exist there).
+    private func baselineInputs() throws -> (root: ReportPaths, inputs: [DocumentLocation?]) {
+        guard let baseline else { throw ValidationError("no --baseline") }
+        var isFolder: ObjCBool = false
+        let folder = URL(fileURLWithPath: baseline).standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError("--baseline \(baseline): not a folder (give the tree at the pull request's base, checked out or unpacked)")
+        }
+        if inputs.isEmpty { throw ValidationError("--baseline needs the files or folders to check, as paths inside the current directory") }
+        let current = ReportPaths.current(), root = ReportPaths(base: folder)
+        let mapped = try inputs.map { input -> DocumentLocation? in
+            guard case .file(let url) = DocumentLocation(argument: input) else {
+                throw ValidationError("--baseline compares local files: \(input) is a URL")
+            }
+            let relative = url.path + "/" == current.base ? "" : current.relative(url.path)
+            guard relative != url.path else {
+                throw ValidationError("--baseline: \(input) is not inside the current directory, which BASE stands for")
+            }
+            let path = root.base + relative
+            return FileManager.default.fileExists(atPath: path) ? .file(URL(fileURLWithPath: path).standardizedFileURL) : nil
+        }
+        return (root, mapped)
     }
 
     func run() throws {
@@ -62,21 +98,36 @@ struct ValidateCommand: ParsableCommand {
                                   level0: level0.map(DocumentLocation.init(argument:)))
         validator.followsIncludeURLs = followIncludeURLs
         let locations = inputs.isEmpty ? [DocumentLocation.embedded(EmbeddedData.rootName)] : inputs.map(DocumentLocation.init(argument:))
-        let report = validator.validate(locations, townCheck: try geocode ? townCheck() : nil)
-        let format = format ?? ValidateFormat.default(environment: ProcessInfo.processInfo.environment)
+        var report = validator.validate(locations, townCheck: try geocode ? townCheck() : nil)
+        var comparison: ValidationBaseline?
+        if let baseline {
+            let base = try baselineInputs()
+            let baseReport = validator.validate(base.inputs.compactMap { $0 })
+            (report, comparison) = ValidationBaseline.compare(report, root: .current(), base: baseReport, baseRoot: base.root,
+                                                              folder: baseline)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let format = format ?? ValidateFormat.default(environment: environment)
         if format == .github { Console.isGitHubLog = true }
         switch format {
         case .text:
             for diagnostic in report.diagnostics { Console.print(TextReport.line(diagnostic)) }
             Console.print(report.summary)
+            if let comparison { Console.print(comparison.summary) }
+            if let townCheck = report.townCheck { Console.print(townCheck.description) }
+        case .gcc:
+            for line in GCCReport(paths: .problemMatcher(environment: environment)).lines(report) { Console.print(line) }
+            Console.print(report.summary)
+            if let comparison { Console.print(comparison.summary) }
             if let townCheck = report.townCheck { Console.print(townCheck.description) }
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let output = ValidateJSON(report: report, strict: strict)
+            let output = ValidateJSON(report: report, strict: strict, baseline: comparison)
             Console.printVerbatim(String(decoding: try encoder.encode(output), as: UTF8.self))
         case .github:
             for line in GitHubAnnotations(paths: .current()).lines(report) { Console.printVerbatim(line) }
+            if let comparison { Console.print(comparison.summary) }
             if let townCheck = report.townCheck { Console.print(townCheck.description) }
         case .sarif:
             Console.printVerbatim(String(decoding: try SARIFReport(paths: .current()).data(report), as: UTF8.self))
@@ -109,13 +160,16 @@ struct ValidateCommand: ParsableCommand {
 
 enum ValidateFormat: String, ExpressibleByArgument, CaseIterable {
     case text
+    case gcc
     case json
     case github
     case sarif
 
-    /// Without --format: GitHub annotations in a GitHub Actions step (as yamllint does), else text.
+    /// Without --format: in a GitHub Actions step, plain `file:line:column` lines that the log shows
+    /// in full and the action's problem matcher annotates (GitHub's workflow-command annotations,
+    /// 10 per step, hide the rest: yamllint #357, golangci-lint #4685), else text.
     static func `default`(environment: [String: String]) -> ValidateFormat {
-        environment["GITHUB_ACTIONS"] == "true" ? .github : .text
+        environment["GITHUB_ACTIONS"] == "true" ? .gcc : .text
     }
 }
 
@@ -129,8 +183,11 @@ private struct ValidateJSON: Encodable {
     var warnings: Int
     var passed: Bool
     var diagnostics: [Diagnostic]
+    /// With `--baseline`: what was left as it was (`diagnostics` are the problems introduced).
+    var baseline: ValidationBaseline?
 
-    init(report: ValidationReport, strict: Bool) {
+    init(report: ValidationReport, strict: Bool, baseline: ValidationBaseline?) {
+        self.baseline = baseline
         files = report.files
         level0 = report.level0Sources
         organizations = report.organizations

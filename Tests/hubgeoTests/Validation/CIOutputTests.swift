@@ -26,7 +26,7 @@ struct CIOutputTests {
         let (directory, real, changed) = try Self.trees()
         _ = directory
         for (name, folder) in [("real", real), ("changed", changed)] {
-            for format in ["text", "github", "json", "sarif"] {
+            for format in ["text", "gcc", "github", "json", "sarif"] {
                 let result = try CITestSupport.hubgeo(in: folder, ["validate", "JSON", "--format", format])
                 #expect(result.status == 1, "\(name) \(format): \(result.stderr)")
                 #expect(result.stderr.isEmpty, "\(result.stderr)")
@@ -36,18 +36,31 @@ struct CIOutputTests {
         }
     }
 
-    @Test("GITHUB_ACTIONS=true chooses the annotations; --format overrides it")
-    func githubByDefaultInActions() throws {
+    @Test("GITHUB_ACTIONS=true chooses the gcc lines of the problem matcher; --format overrides it")
+    func gccByDefaultInActions() throws {
         let (directory, real, _) = try Self.trees()
         _ = directory
         let actions = try CITestSupport.hubgeo(in: real, ["validate", "JSON"], environment: ["GITHUB_ACTIONS": "true"])
-        let github = try CITestSupport.hubgeo(in: real, ["validate", "JSON", "--format", "github"])
-        #expect(actions.status == 1 && actions.text == github.text)
-        #expect(actions.text.hasPrefix("::error file=JSON/IndividueelBO.level2.json,line=3,col=9,endLine=7,title=orphan-level2::"))
+        let gcc = try CITestSupport.hubgeo(in: real, ["validate", "JSON", "--format", "gcc"])
+        #expect(actions.status == 1 && actions.text == gcc.text)
+        #expect(actions.text.hasPrefix("JSON/IndividueelBO.level2.json:3:9: error: club.idPlus: orphan: club Individuele Leden Brabant Oost"))
+        let github = try CITestSupport.hubgeo(in: real, ["validate", "JSON", "--format", "github"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(github.text.hasPrefix("::error file=JSON/IndividueelBO.level2.json,line=3,col=9,endLine=7,title=orphan-level2::"))
         let text = try CITestSupport.hubgeo(in: real, ["validate", "JSON", "--format", "text"], environment: ["GITHUB_ACTIONS": "true"])
         #expect(!text.text.contains("::"))
         let plain = try CITestSupport.hubgeo(in: real, ["validate", "JSON"], environment: ["GITHUB_ACTIONS": "false"])
         #expect(plain.text == text.text)
+    }
+
+    @Test("gcc lines in a step whose working directory is a subfolder of the workspace name files from the workspace, where the runner looks")
+    func gccPathsFromTheWorkspace() throws {
+        let (directory, real, _) = try Self.trees()
+        let actions = try CITestSupport.hubgeo(in: real, ["validate", "JSON"],
+                                               environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": directory.url.path])
+        #expect(actions.text.hasPrefix("real/JSON/IndividueelBO.level2.json:3:9: error: "), "\(actions.text.prefix(200))")
+        let elsewhere = try CITestSupport.hubgeo(in: real, ["validate", "JSON"],
+                                                 environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": real.appendingPathComponent("JSON").path])
+        #expect(elsewhere.text.hasPrefix("JSON/IndividueelBO.level2.json:3:9: error: "), "outside the workspace: from the current directory")
     }
 
     @Test("annotations: errors first, at most 10 errors and 10 warnings, then a notice counting the rest and the full list")

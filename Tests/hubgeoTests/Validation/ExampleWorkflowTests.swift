@@ -2,66 +2,40 @@ import Foundation
 import HubGeoTestSupport
 import Testing
 
-/// docs/ci/check-data.yml: valid for GitHub (check-jsonschema's vendored workflow schema), and its
-/// validate and diff steps, run here as the runner would (bash -e, GITHUB_ACTIONS=true, the base
-/// and head checkouts side by side), print the annotations a reviewer sees.
-@Suite("Example workflow", .serialized)
+/// action.yml and docs/ci/check-data.yml, the example workflow that adopts it: valid for GitHub
+/// (check-jsonschema's vendored schemas of actions and workflows), and the adoption is one line
+/// that pins the action, so the hubgeo it installs, at this version. How the action's steps run:
+/// ActionTests.
+@Suite("Example workflow and action metadata", .serialized)
 struct ExampleWorkflowTests {
     static let workflow = TestPaths.packageRoot.appendingPathComponent("docs/ci/check-data.yml")
+    static let action = TestPaths.packageRoot.appendingPathComponent("action.yml")
 
-    @Test("the workflow validates against GitHub's workflow schema")
-    func schema() throws {
-        let result = try CommandRunner.run(try CITestSupport.pythonTool("check-jsonschema"),
-                                           ["--builtin-schema", "vendor.github-workflows", Self.workflow.path])
-        #expect(result.status == 0, "\(result.text)\(result.stderr)")
+    @Test("action.yml validates against GitHub's schema of actions, the example workflow against that of workflows")
+    func schemas() throws {
+        for (schema, file) in [("vendor.github-actions", Self.action), ("vendor.github-workflows", Self.workflow)] {
+            let result = try CommandRunner.run(try CITestSupport.pythonTool("check-jsonschema"), ["--builtin-schema", schema, file.path])
+            #expect(result.status == 0, "\(file.lastPathComponent): \(result.text)\(result.stderr)")
+        }
     }
 
-    /// The `run:` of the step with `id`, and its working directory (a one-line `run` as written).
-    static func step(_ id: String) throws -> (run: String, workingDirectory: String?) {
-        let lines = try String(contentsOf: workflow, encoding: .utf8).split(separator: "\n").map(String.init)
-        let start = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "id: \(id)" })
-        var run: String?, directory: String?
-        for line in lines[start...] {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("- name:") { break }
-            if trimmed.hasPrefix("run: ") { run = String(trimmed.dropFirst(5)) }
-            if trimmed.hasPrefix("working-directory: ") { directory = String(trimmed.dropFirst(19)) }
-        }
-        return (try #require(run), directory)
+    @Test("a file that breaks GitHub's schema of actions is refused by the same check")
+    func schemaCheckCanFail() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        // A composite action's run step must name its shell.
+        let text = try String(contentsOf: Self.action, encoding: .utf8)
+        let broken = try directory.write("action.yml", text.replacingOccurrences(of: "      shell: bash\n", with: ""))
+        let result = try CommandRunner.run(try CITestSupport.pythonTool("check-jsonschema"), ["--builtin-schema", "vendor.github-actions", broken.path])
+        #expect(result.status != 0, "\(result.text)")
     }
 
-    @Test("its validate and diff steps annotate a pull request that changes the data")
-    func stepsAnnotate() throws {
-        let workspace = try TestPaths.temporaryDirectory()
-        for side in ["base", "head"] {
-            try FileManager.default.createDirectory(at: workspace.url.appendingPathComponent(side), withIntermediateDirectories: true)
-            _ = try CITestSupport.copyRealData(into: workspace.url.appendingPathComponent(side))
-        }
-        try CITestSupport.changeCopy(workspace.url.appendingPathComponent("head/JSON"))
-        let bin = try CommandRunner.hubgeo.deletingLastPathComponent().path
-        var environment = ProcessInfo.processInfo.environment
-        environment["GITHUB_ACTIONS"] = "true"
-        environment["GITHUB_WORKSPACE"] = workspace.url.path
-        environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        environment["HUBGEO_DB"] = workspace.path("hub.sqlite")
-        func run(_ id: String) throws -> CommandRunner.Result {
-            let step = try Self.step(id)
-            let folder = workspace.url.appendingPathComponent(step.workingDirectory ?? ".").path
-            return try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-e", "-c", "cd \"$0\" && \(step.run)", folder],
-                                         environment: environment, timeout: 120)
-        }
-        let validate = try run("validate")
-        #expect(validate.status == 1, "errors fail the check: \(validate.stderr)")
-        let annotations = validate.text.split(separator: "\n").filter { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") }
-        #expect(annotations.contains { $0.hasPrefix("::error file=JSON/clubsNL.level1.json,line=5,col=13,endLine=5,endColumn=106,title=include-name::") },
-                "\(annotations.prefix(3))")
-        #expect(annotations.contains { $0.hasPrefix("::error file=JSON/clubsNL16.level1.json,line=75,col=17,endLine=75,endColumn=39,title=wrong-type::") })
-        let diff = try run("diff")
-        #expect(diff.status == 0, "differences are not a failure of the step: \(diff.stderr)")
-        let lines = diff.text.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("::warning file=JSON/museumsCN.level1.json,line=36,col=13,title=diff-moved::museum Fotografiska Shanghai (Shanghai) moved 1,143 km") == true,
-                "\(lines.first ?? "")")
-        #expect(lines.contains { $0.hasPrefix("::notice file=JSON/clubsNL16.level1.json,") && $0.contains("title=diff-renamed::") })
-        #expect(lines.last == "0 added, 11 removed, 1 probable rename, 2 moved, 1 changed, 116 unchanged")
+    @Test("the workflow checks out the data and adopts the action in one line, pinned at hubgeo's version; docs/ci.md shows the same line")
+    func oneLineAdoption() throws {
+        let version = try CommandRunner.hubgeo(["--version"]).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let steps = try String(contentsOf: Self.workflow, encoding: .utf8).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("- ") }
+        #expect(steps == ["- \"JSON/**\"", "- uses: actions/checkout@v4", "- uses: OWNER/hubgeo@v\(version)"], "\(steps)")
+        let page = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/ci.md"), encoding: .utf8)
+        #expect(page.contains("- uses: OWNER/hubgeo@v\(version)"))
     }
 }

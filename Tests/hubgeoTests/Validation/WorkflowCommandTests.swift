@@ -105,6 +105,18 @@ struct WorkflowCommandTests {
         }
     }
 
+    @Test("validate's default with GITHUB_ACTIONS=true (gcc lines for the problem matcher): no line is a workflow command")
+    func validateDefaultInActions() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        try Self.hostileTree(directory.url)
+        let result = try CITestSupport.hubgeo(in: directory.url, ["validate", "."], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(Self.unexpected(result.text + "\n" + result.stderr, titles: []) == [], "\(result.text)")
+        // The file named as a command starts its line, escaped with GitHub's percent-encoding; the data's ##[ too.
+        #expect(result.text.contains("\n%3A%3Aerror title=spoofed::x.level1.json:1:"), "\(result.text)")
+        #expect(result.text.contains("%23%23[stop-commands]x") && !result.text.contains("##["))
+    }
+
     @Test("validate --format text and json with GITHUB_ACTIONS=true: no line is a workflow command; the JSON holds the data exactly")
     func validateTextAndJSONInActions() throws {
         let directory = try TestPaths.temporaryDirectory()
