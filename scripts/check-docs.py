@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 REEXPORTED = ["HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoClusters", "HubGeoReader", "HubGeoDatabase",
-              "HubGeoImport", "HubGeoGeocoding", "HubGeoTiles", "HubGeoExport", "HubGeoValidation"]
+              "HubGeoImport", "HubGeoGeocoding", "HubGeoOutput", "HubGeoTiles", "HubGeoExport", "HubGeoValidation"]
 
 
 def run(command, **kwargs):

@@ -7,8 +7,8 @@ import Foundation
 import HubGeoModel
 
 /// Where `-o PATH` sends output, written the way a careful user would by hand. With
-/// ``StagedOutput`` (for writers that need a path of their own), the one publisher of hubgeo's
-/// outputs: both follow ``OutputTarget``'s rules.
+/// `StagedOutput` (for writers that need a path of their own), the one publisher of hubgeo's
+/// outputs: both follow `OutputTarget`'s rules.
 ///
 /// - `-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/self/fd/N` write to that open
 ///   descriptor, as `cat > /dev/stdout` does: no file is created, renamed or truncated.

@@ -6,7 +6,7 @@ import HubGeoOutput
 /// the `metadata` table (name, format `pbf`, bounds, center, zooms, attribution, and `json` with
 /// the `vector_layers`) and the `tiles` table of gzip-compressed MVT tiles, rows in the TMS scheme
 /// (y counted from the south). SQLite builds it at the private path hubgeo's publisher hands out
-/// (``StagedOutput``), which is published when complete, as every output of hubgeo: renamed over
+/// (`StagedOutput`), which is published when complete, as every output of hubgeo: renamed over
 /// `path`, or written into a device or FIFO there.
 public final class MBTilesWriter: TileArchiveWriter {
     /// The archive's path.

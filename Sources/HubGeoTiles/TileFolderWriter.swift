@@ -4,7 +4,7 @@ import HubGeoOutput
 
 /// Writes a folder of tiles, `z/x/y.mvt` (uncompressed MVT, as a static web server sends files
 /// as they are) and `metadata.json` (``TileSetMetadata/json``), for any static host. Built in the
-/// private folder hubgeo's publisher hands out (``StagedOutput``), beside `path`, and swapped into
+/// private folder hubgeo's publisher hands out (`StagedOutput`), beside `path`, and swapped into
 /// place when complete. An existing folder at `path` is replaced only when it is empty or its whole
 /// tree is a tile folder hubgeo wrote (numbered folders of numbered folders of `NUMBER.mvt`, and a
 /// `metadata.json` that says so); anything else there is refused, and no file that is not such a
