@@ -80,15 +80,14 @@ package struct OutputTarget {
     /// folder, `/dev`, is no place for them).
     package var workingDirectory: String {
         guard case .replaced(let destination, _) = place else { return ScratchFile.defaultDirectory }
-        let folder = (destination as NSString).deletingLastPathComponent
-        return folder.isEmpty ? "." : folder
+        return Self.split(destination).folder
     }
 
     /// The name the private files are named after: the destination's, or the device's.
     var name: String {
         switch place {
         case .openDescriptor(let descriptor): return "fd\(descriptor)"
-        case .node(let path), .replaced(let path, _): return (path as NSString).lastPathComponent
+        case .node(let path), .replaced(let path, _): return Self.split(path).name
         }
     }
 
@@ -104,7 +103,7 @@ package struct OutputTarget {
         let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         for _ in 0..<100 {
             let random = String((0..<6).map { _ in letters.randomElement()! })
-            let path = (directory as NSString).appendingPathComponent(".\(name).\(getpid()).hubgeo-\(random)")
+            let path = Self.join(directory, ".\(name).\(getpid()).hubgeo-\(random)")
             // A folder is not registered: the signal handler can only unlink(2) (see StagedOutput).
             let slot = kind == .file ? TemporaryFiles.register(path) : nil
             let descriptor = kind == .file ? open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) : -1
@@ -222,12 +221,28 @@ package struct OutputTarget {
         }
     }
 
+    /// The folder of `path` ("." for a bare name) and its last component (trailing slashes ignored).
+    /// Split by hand: Foundation's `NSString.deletingLastPathComponent` traps on a one-letter
+    /// relative name (`-o t`, swift-corelibs-foundation of Swift 6.3, measured).
+    static func split(_ path: String) -> (folder: String, name: String) {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return (".", String(trimmed)) }
+        let folder = trimmed[..<slash]
+        return (folder.isEmpty ? "/" : String(folder), String(trimmed[trimmed.index(after: slash)...]))
+    }
+
+    /// `name` inside `folder`.
+    static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
     /// `path` with its folder's symbolic links and `.`/`..` resolved (its last component as it is).
     static func canonicalName(_ path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        guard let resolved = realpath(folder.isEmpty ? "." : folder, nil) else { return path }
+        let (folder, name) = split(path)
+        guard let resolved = realpath(folder, nil) else { return path }
         defer { free(resolved) }
-        return (String(cString: resolved) as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+        return join(String(cString: resolved), name)
     }
 
     /// The descriptor that `-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N`
@@ -257,7 +272,7 @@ package struct OutputTarget {
             guard count >= 0 else { throw ExportError.system("read the link", path: current) }
             let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let next = target.hasPrefix("/") ? target
-                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+                : join(split(current).folder, target)
             if stat(next, &status) != 0 && errno == ENOENT && lstat(next, &status) != 0 {
                 throw ExportError("cannot write to \(path): it is a symbolic link to \(target), which does not exist")
             }

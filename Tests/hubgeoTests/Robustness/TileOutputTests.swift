@@ -73,6 +73,8 @@ struct TileOutputTests {
             wait $reader
             [ -p pipe ] && echo "fifo intact"
             cmp -s from-pipe reference.mbtiles && echo "same bytes"
+            "$HUBGEO_BIN" tiles -o t --max-zoom 1 2> short.err; echo "one-letter exit $?"
+            "$HUBGEO_BIN" export geojson -o e 2>> short.err; echo "one-letter export exit $?"
             echo "temporaries [$(ls -A /dev "$TMPDIR" "$WORK" | grep '^\\.[^/]*\\.hubgeo-')]"
             """, home: home)
         let output = result.text + result.stderr + ((try? String(contentsOfFile: home.path("full.err"), encoding: .utf8)) ?? "")
@@ -83,6 +85,9 @@ struct TileOutputTests {
         #expect(result.text.contains("pipe exit 0") && result.text.contains("fifo intact"), "\(output)")
         #expect(result.text.contains("same bytes"), "\(output)")
         #expect(result.text.contains("temporaries []"), "\(output)")
+        // A one-letter relative name (Foundation's path functions trap on one).
+        #expect(result.text.contains("one-letter exit 0") && result.text.contains("one-letter export exit 0"),
+                "\(output)\((try? String(contentsOfFile: home.path("short.err"), encoding: .utf8)) ?? "")")
     }
 
     /// Round 5's item 4: a signal removes the temporary; one left by a second signal or SIGKILL is
