@@ -71,17 +71,21 @@ let package = Package(
         .target(
             name: "HubGeoGeocoding",
             dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoDatabase"]),
+        // The one publisher of output files: what `-o PATH` names, checked before any work (never the
+        // database being read or its SQLite companions), written under a private name beside it and
+        // renamed into place when complete, or written into a device in place.
+        .target(name: "HubGeoOutput", dependencies: ["HubGeoModel"]),
         // Mapbox Vector Tiles of the cluster index: the tile grid, the MVT 2.1 encoding of a tile's
         // clusters and organizations, and the archives (PMTiles v3, MBTiles 1.3, a z/x/y folder).
         .target(
             name: "HubGeoTiles",
-            dependencies: ["HubGeoClusters", "HubGeoModel", "HubGeoJSON", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["HubGeoClusters", "HubGeoModel", "HubGeoJSON", "HubGeoOutput", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
         // GeoJSON, KML and JSON written from the database's rows, output files, the vector tiles of the
         // database's organizations, and the map page, whose script and style (Map/Web: map-common.js,
         // map-embedded.js, map-served.js, map.css) the plugin embeds.
         .target(
             name: "HubGeoExport",
-            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoClusters", "HubGeoTiles"],
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoClusters", "HubGeoOutput", "HubGeoTiles"],
             exclude: ["Map/Web"],
             plugins: ["EmbedDataPlugin"]),
         // `hubgeo validate`: the checks of a tree, its schema, its towns; the JSON Schemas of docs/schemas/.
@@ -94,7 +98,7 @@ let package = Package(
             name: "HubGeo",
             dependencies: [
                 "HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoReader", "HubGeoDatabase", "HubGeoImport",
-                "HubGeoGeocoding", "HubGeoExport", "HubGeoValidation", "HubGeoClusters", "HubGeoTiles",
+                "HubGeoGeocoding", "HubGeoExport", "HubGeoValidation", "HubGeoClusters", "HubGeoOutput", "HubGeoTiles",
             ]),
         // `hubgeo serve`: the read-only HTTP server (map page and GeoJSON API) on Hummingbird. Neither it
         // nor the CLI depends on GRDB: a failed SQLite call reaches them as HubGeoDatabase's DatabaseFailure.
@@ -212,6 +216,7 @@ let package = Package(
                 "HubGeoDatabase",
                 "HubGeoExport",
                 "HubGeoModel",
+                "HubGeoOutput",
                 "HubGeoTestSupport",
             ]),
         // Document positions, close coordinates, the validator.
@@ -259,6 +264,7 @@ let package = Package(
                 "HubGeoImport",
                 "HubGeoJSON",
                 "HubGeoModel",
+                "HubGeoOutput",
                 "HubGeoReader",
                 "HubGeoTiles",
                 "HubGeoValidation",

@@ -8,6 +8,7 @@
 @_exported import HubGeoImport
 @_exported import HubGeoJSON
 @_exported import HubGeoModel
+@_exported import HubGeoOutput
 @_exported import HubGeoReader
 @_exported import HubGeoTiles
 @_exported import HubGeoValidation

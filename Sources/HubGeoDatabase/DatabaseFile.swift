@@ -20,31 +20,10 @@ package enum DatabaseFile {
     /// `PRAGMA application_id` of a hubgeo database: "HuGe" in ASCII.
     static let applicationID: Int32 = 0x4875_4765
 
-    /// The files SQLite keeps beside a database `NAME`, by the suffix of their name, with what each is.
-    package static let companions: [(suffix: String, role: String)] = [
-        ("-wal", "write-ahead log"), ("-shm", "shared-memory index"), ("-journal", "rollback journal"),
-    ]
-
-    /// The files SQLite takes as the companions of the database at `path`, whether they exist yet
-    /// or not: named after the path with every symbolic link resolved (as SQLite's unix VFS
-    /// names them; measured with SQLite 3.40), and after the path as given. A file written under
-    /// one of these names would be read by SQLite as the database's journal.
-    package static func companionPaths(of path: String) -> [(path: String, role: String)] {
-        let bases = [path, sqliteName(of: path)]
-        return bases.flatMap { base in companions.map { (base + $0.suffix, $0.role) } }
-    }
-
-    /// `path` with every symbolic link resolved, as SQLite names the companions; `path` when it cannot be resolved.
-    static func sqliteName(of path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// The database's `-wal` when it holds anything (a write-ahead log with commits the database
     /// file may lack); nil when it is missing or empty.
     static func writeAheadLogHoldingData(of path: String) -> String? {
-        let log = sqliteName(of: path) + "-wal"
+        let log = SQLiteCompanions.sqliteName(of: path) + "-wal"
         var status = stat()
         guard stat(log, &status) == 0, status.st_size > 0 else { return nil }
         return log
@@ -53,7 +32,7 @@ package enum DatabaseFile {
     /// Why the database at `path` cannot be read safely when SQLite cannot use its `-shm` (`error`)
     /// while `log` holds changes, and what to do.
     static func unsafeToReadWithout(log: String, path: String, error: String) -> String {
-        let index = sqliteName(of: path) + "-shm"
+        let index = SQLiteCompanions.sqliteName(of: path) + "-shm"
         return "its write-ahead log \(log) holds changes, and SQLite cannot open \(index) beside it "
             + "(\(whySharedMemoryIsUnusable(index))): \(error). Read without it, the database would answer with data older than "
             + "what was committed; checkpoint it where it may be written (any hubgeo import there, or "

@@ -169,7 +169,7 @@ public struct Importer: Sendable {
     /// Removes a database file and its journals.
     static func removeDatabaseFiles(_ path: String) {
         unlink(path)
-        for companion in DatabaseFile.companions { unlink(path + companion.suffix) }
+        for companion in SQLiteCompanions.all { unlink(path + companion.suffix) }
     }
 
     /// Makes the new directory entry durable.

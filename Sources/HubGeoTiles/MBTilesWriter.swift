@@ -1,32 +1,30 @@
 import Foundation
 import GRDB
+import HubGeoOutput
 
 /// Writes an MBTiles 1.3 file (https://github.com/mapbox/mbtiles-spec/blob/master/1.3/spec.md):
 /// the `metadata` table (name, format `pbf`, bounds, center, zooms, attribution, and `json` with
 /// the `vector_layers`) and the `tiles` table of gzip-compressed MVT tiles, rows in the TMS scheme
-/// (y counted from the south). Written under a temporary name beside `path` and renamed over it
-/// when complete, as every output of hubgeo.
+/// (y counted from the south). SQLite builds it at the private path hubgeo's publisher hands out
+/// (`StagedOutput`), which is published when complete, as every output of hubgeo: renamed over
+/// `path`, or written into a device or FIFO there.
 public final class MBTilesWriter: TileArchiveWriter {
     /// The archive's path.
     public let path: String
-    private let temporaryPath: String
+    private let output: StagedOutput
     private var queue: DatabaseQueue?
     private var pending: [(TileAddress, [UInt8])] = []
 
-    /// A writer of an MBTiles archive at `path`, built beside it and renamed into place by ``finish(_:)``.
-    public init(path: String) throws {
+    /// A writer of an MBTiles archive at `path`, built beside it and published by ``finish(_:)``.
+    /// Refuses at once what cannot be written (a directory, the databases `protectedPaths` and the
+    /// files SQLite keeps beside them).
+    public init(path: String, protecting protectedPaths: [String] = []) throws {
         self.path = path
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        var template = Array((directory + "/.\(url.lastPathComponent).hubgeo-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw TileArchiveError.system("create a file in", path: directory) }
-        close(descriptor)
-        temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        output = try StagedOutput(path: path, kind: .file, protecting: protectedPaths)
         do {
             var configuration = Configuration()
             configuration.journalMode = .default
-            let queue = try DatabaseQueue(path: temporaryPath, configuration: configuration)
+            let queue = try DatabaseQueue(path: output.workPath, configuration: configuration)
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: """
                     PRAGMA journal_mode = OFF;
@@ -39,7 +37,7 @@ public final class MBTilesWriter: TileArchiveWriter {
             }
             self.queue = queue
         } catch {
-            unlink(temporaryPath)
+            output.abandon()
             throw TileArchiveError("cannot write \(path): \(error)")
         }
     }
@@ -72,7 +70,8 @@ public final class MBTilesWriter: TileArchiveWriter {
         }
     }
 
-    /// Writes the metadata and publishes the archive.
+    /// Writes the metadata and publishes the archive (not once SIGINT or SIGTERM arrived, however
+    /// late: the publisher checks).
     public func finish(_ metadata: TileSetMetadata) throws {
         guard let queue else { throw TileArchiveError("\(path) was already closed") }
         do {
@@ -88,18 +87,13 @@ public final class MBTilesWriter: TileArchiveWriter {
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL; VACUUM") }
             try queue.close()
             self.queue = nil
-            let descriptor = open(temporaryPath, O_RDONLY)
-            if descriptor >= 0 {
-                fsync(descriptor)
-                close(descriptor)
-            }
-            guard rename(temporaryPath, path) == 0 else { throw TileArchiveError.system("rename \(temporaryPath) to", path: path) }
-        } catch let error as TileArchiveError {
-            abandon()
-            throw error
-        } catch {
+            try output.commit()
+        } catch let error as DatabaseError {
             abandon()
             throw TileArchiveError("cannot write \(path): \(error)")
+        } catch {
+            abandon()
+            throw error
         }
     }
 
@@ -108,8 +102,8 @@ public final class MBTilesWriter: TileArchiveWriter {
         if let queue {
             try? queue.close()
             self.queue = nil
-            unlink(temporaryPath)
         }
+        output.abandon()
     }
 
     deinit {

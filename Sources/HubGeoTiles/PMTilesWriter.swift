@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import HubGeoModel
+import HubGeoOutput
 
 /// Writes a PMTiles v3 archive (https://github.com/protomaps/PMTiles/blob/main/spec/v3/spec.md):
 /// the 127-byte header, the root directory, the metadata JSON, the leaf directories and the tile
@@ -14,9 +15,9 @@ import HubGeoModel
 /// byte), and a run of consecutive tile ids with the same data is one entry with a run length.
 /// The data goes to an unnamed scratch file beside the output while the tiles come, since the
 /// directories that precede it are known only at the end; ``finish(_:)`` then writes the whole
-/// archive to the output, which publishes it.
+/// archive to the output (``OutputFile``), which publishes it.
 public final class PMTilesWriter: TileArchiveWriter {
-    private let output: TileOutput
+    private let output: OutputFile
     private let scratch: ScratchFile
     private var buffer: [UInt8] = []
     private var written: UInt64 = 0
@@ -33,19 +34,18 @@ public final class PMTilesWriter: TileArchiveWriter {
     private var minimumZoom = Int.max
     private var maximumZoom = 0
     private var finished = false
-    private let onFinish: () throws -> Void
-    private let onAbandon: () -> Void
 
-    /// A writer to `output`, keeping its scratch data in `scratchDirectory`; `commit` publishes the
-    /// output once it is written, `abandon` drops it.
-    public init(output: TileOutput, scratchDirectory: String, commit: @escaping () throws -> Void,
-                abandon: @escaping () -> Void) throws {
-        self.output = output
-        onFinish = commit
-        onAbandon = abandon
+    /// A writer of a PMTiles archive at `path`, published by ``finish(_:)`` through hubgeo's
+    /// publisher (``OutputFile``: written beside `path` and renamed over it, or into a device or FIFO
+    /// there), with its scratch data beside it (in `$TMPDIR` for a device). Refuses at once what
+    /// cannot be written (a directory, the databases `protectedPaths` and the files SQLite keeps
+    /// beside them).
+    public init(path: String, protecting protectedPaths: [String] = []) throws {
+        output = try OutputFile(path: path, protecting: protectedPaths)
         do {
-            scratch = try ScratchFile(in: scratchDirectory)
+            scratch = try ScratchFile(in: output.workingDirectory)
         } catch {
+            output.abandon()
             throw TileArchiveError(error.description)
         }
         buffer.reserveCapacity(1 << 20)
@@ -164,12 +164,12 @@ public final class PMTilesWriter: TileArchiveWriter {
             offset += UInt64(count)
         }
         finished = true
-        try onFinish()
+        try output.commit()
     }
 
     /// Drops the output.
     public func abandon() {
-        if !finished { onAbandon() }
+        if !finished { output.abandon() }
         finished = true
     }
 

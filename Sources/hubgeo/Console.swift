@@ -63,16 +63,8 @@ enum Console {
         guard writeFailure == nil else { return }
         var text = text
         text.withUTF8 { bytes in
-            var written = 0
-            while written < bytes.count {
-                let result = Glibc.write(1, bytes.baseAddress! + written, bytes.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    writeFailure = errno
-                    return
-                }
-                written += result
-            }
+            let failure = WriteAll.write(UnsafeRawBufferPointer(bytes), to: 1)
+            if failure != 0 { writeFailure = failure }
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 @testable import HubGeoDatabase
 @testable import HubGeoExport
 @testable import HubGeoModel
+@testable import HubGeoOutput
 import HubGeoTestSupport
 import Testing
 

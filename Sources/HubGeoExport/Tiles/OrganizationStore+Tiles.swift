@@ -155,4 +155,3 @@ extension OrganizationReading where Self: ~Copyable {
     }
 }
 
-extension OutputFile: TileOutput {}

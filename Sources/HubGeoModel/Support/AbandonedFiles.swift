@@ -27,15 +27,16 @@ package enum AbandonedFiles {
     package static let unrecordedAge: TimeInterval = 3600
 
     /// Calls `remove` with the path of every abandoned file in `directory` ("" is the current
-    /// one) whose name `writer` recognises.
-    package static func sweep(in directory: String, writer: (String) -> Writer?, remove: (String) -> Void) {
+    /// one) whose name `writer` recognises; with `folders`, of every abandoned folder instead (a
+    /// folder of tiles), by the same rule.
+    package static func sweep(in directory: String, folders: Bool = false, writer: (String) -> Writer?, remove: (String) -> Void) {
         let folder = directory.isEmpty ? "." : directory
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for entry in entries {
             guard let written = writer(entry) else { continue }
             let path = folder + "/" + entry
             var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == getuid() else { continue }
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == (folders ? S_IFDIR : S_IFREG), status.st_uid == getuid() else { continue }
             switch written {
             case .process(let pid):
                 guard pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }

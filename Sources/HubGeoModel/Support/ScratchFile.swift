@@ -41,14 +41,9 @@ package final class ScratchFile {
     /// Appends `bytes`; returns the offset they start at.
     package func append(_ bytes: UnsafeRawBufferPointer) throws(ScratchFileError) -> Int {
         let offset = size
-        var done = 0
-        while done < bytes.count {
-            let result = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw ScratchFileError(action: "write", directory: directory, code: errno, isDefaultDirectory: isDefaultDirectory)
-            }
-            done += result
+        let failure = WriteAll.write(bytes, to: descriptor)
+        guard failure == 0 else {
+            throw ScratchFileError(action: "write", directory: directory, code: failure, isDefaultDirectory: isDefaultDirectory)
         }
         size += bytes.count
         return offset

@@ -63,18 +63,13 @@ struct TilesCommand: ParsableCommand {
         let localization = try languageOption.source()
         let store = try database.openStoreForQueries()
         let format = self.format ?? TileArchiveFormat.infer(from: output) ?? .folder
-        try refuseDatabase(store.path)
-        let archive: TileArchiveWriter
-        switch format {
-        case .pmtiles:
-            let sink = try OutputFile(path: output, protecting: [store.path])
-            let directory = (try OutputFile.resolveLinks(output) as NSString).deletingLastPathComponent
-            archive = try PMTilesWriter(output: sink, scratchDirectory: directory.isEmpty ? "." : directory,
-                                        commit: { try sink.commit() }, abandon: { sink.abandon() })
-        case .mbtiles:
-            archive = try wrap { try MBTilesWriter(path: try OutputFile.resolveLinks(output)) }
-        case .folder:
-            archive = try wrap { try TileFolderWriter(path: output) }
+        // Every format through the one publisher, which refuses the database read and its companions.
+        let archive: TileArchiveWriter = try wrap {
+            switch format {
+            case .pmtiles: return try PMTilesWriter(path: output, protecting: [store.path])
+            case .mbtiles: return try MBTilesWriter(path: output, protecting: [store.path])
+            case .folder: return try TileFolderWriter(path: output, protecting: [store.path])
+            }
         }
         let display = TileProgressDisplay(isTerminal: isatty(2) == 1)
         let summary = try wrap {
@@ -94,15 +89,6 @@ struct TilesCommand: ParsableCommand {
             return try body()
         } catch let error as TileArchiveError {
             throw ExportError(error.description)
-        }
-    }
-
-    /// The database being read is never the output, whatever name reaches it.
-    private func refuseDatabase(_ databasePath: String) throws {
-        var out = stat(), db = stat()
-        guard stat(output, &out) == 0, stat(databasePath, &db) == 0 else { return }
-        if out.st_dev == db.st_dev && out.st_ino == db.st_ino {
-            throw ExportError("\(output) is the database being read; write the tiles to another file")
         }
     }
 }

@@ -15,10 +15,12 @@ struct OutputInterruptionTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.contains(".hubgeo-") }.sorted()
     }
 
-    /// Waits (inotify) until a temporary output file appears in `directory`, then stops `process`
-    /// with SIGSTOP, so that the signal under test arrives while the file is there. Its name, or
-    /// nil when none appeared within `timeout` seconds or the process ended first.
-    static func stopWhenTemporaryAppears(_ process: Process, in directory: String, timeout: TimeInterval = 120) -> String? {
+    /// Waits (inotify) until a temporary output file (a name `containing` that) appears in
+    /// `directory`, then stops `process` with SIGSTOP, so that the signal under test arrives while the
+    /// file is there. Its name, or nil when none appeared within `timeout` seconds or the process
+    /// ended first.
+    static func stopWhenTemporaryAppears(_ process: Process, in directory: String, containing marker: String = ".hubgeo-",
+                                         timeout: TimeInterval = 120) -> String? {
         let watch = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard watch >= 0 else { return nil }
         defer { close(watch) }
@@ -37,7 +39,7 @@ struct OutputInterruptionTests {
                     let nameBytes = bytes[start..<start + Int(event.len)].prefix { $0 != 0 }
                     return (Int(event.len), String(decoding: nameBytes, as: UTF8.self))
                 }
-                if name.contains(".hubgeo-") {
+                if marker.isEmpty || name.contains(marker) {
                     kill(process.processIdentifier, SIGSTOP)
                     return name
                 }
