@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Opens a MapLibre GL JS page in a real headless Chromium (Debian chromium, chromium-driver,
+python3-selenium), waits until the page reports what it rendered, saves a screenshot and prints the
+report as JSON on stdout; the Swift tests (MapLibreBrowserTests) write the page and assert on it.
+
+Usage: maplibre_browser.py URL --screenshot PNG [--deadline SECONDS]
+
+The page sets window.hubReport = {errors: [...], done: {...}} (done once the map is idle with its
+source loaded); the report adds the browser's console errors. A watchdog kills the browser,
+chromedriver and itself (their process group) with SIGKILL when the deadline passes.
+"""
+import argparse, json, os, signal, sys, time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("url")
+    parser.add_argument("--screenshot", required=True)
+    parser.add_argument("--deadline", type=float, default=150)
+    args = parser.parse_args()
+    try:
+        os.setsid()  # a process group of our own: chromedriver and Chromium join it, and the watchdog ends them all
+    except OSError:
+        pass
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("HUBGEO_CHROMIUM", "/usr/bin/chromium")
+    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1100,760",
+                 "--hide-scrollbars", "--force-device-scale-factor=1", "--no-first-run", "--disable-extensions",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 # WebGL without a GPU: SwiftShader, as MapLibre needs WebGL to draw anything.
+                 "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist",
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(os.environ.get("HUBGEO_CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(service=service, options=options)
+
+    def watchdog(signum, frame):
+        sys.stderr.write("maplibre_browser.py: deadline passed; killing the browser\n")
+        try:
+            os.killpg(os.getpgid(service.process.pid), signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+        os.killpg(os.getpgid(0), signal.SIGKILL)
+    signal.signal(signal.SIGALRM, watchdog)
+    signal.alarm(int(args.deadline))
+
+    result = {}
+    try:
+        driver.get(args.url)
+        finished = "return !!(window.hubReport && (window.hubReport.done || window.hubReport.errors.length));"
+        WebDriverWait(driver, max(10, args.deadline - 30), poll_frequency=0.2).until(lambda d: d.execute_script(finished))
+        result = driver.execute_script("return window.hubReport;")
+        driver.save_screenshot(args.screenshot)
+        result["console"] = [entry["message"] for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+    except Exception as error:  # reported, so that the test shows why
+        result["error"] = repr(error)
+        try:
+            result["partial"] = driver.execute_script("return window.hubReport || null;")
+            result["console"] = [entry["message"] for entry in driver.get_log("browser")]
+        except Exception:
+            pass
+    finally:
+        driver.quit()
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
