@@ -9,10 +9,9 @@ The page sets window.hubReport = {errors: [...], done: {...}} (done once the map
 source loaded); the report adds the browser's console errors. A watchdog kills the browser,
 chromedriver and itself (their process group) with SIGKILL when the deadline passes.
 """
-import argparse, json, os, signal, sys, time
+import argparse, json, os
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import headless_chromium
 from selenium.webdriver.support.ui import WebDriverWait
 
 
@@ -22,32 +21,7 @@ def main():
     parser.add_argument("--screenshot", required=True)
     parser.add_argument("--deadline", type=float, default=150)
     args = parser.parse_args()
-    try:
-        os.setsid()  # a process group of our own: chromedriver and Chromium join it, and the watchdog ends them all
-    except OSError:
-        pass
-    options = webdriver.ChromeOptions()
-    options.binary_location = os.environ.get("HUBGEO_CHROMIUM", "/usr/bin/chromium")
-    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1100,760",
-                 "--hide-scrollbars", "--force-device-scale-factor=1", "--no-first-run", "--disable-extensions",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 # WebGL without a GPU: SwiftShader, as MapLibre needs WebGL to draw anything.
-                 "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist",
-                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(os.environ.get("HUBGEO_CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(service=service, options=options)
-
-    def watchdog(signum, frame):
-        sys.stderr.write("maplibre_browser.py: deadline passed; killing the browser\n")
-        try:
-            os.killpg(os.getpgid(service.process.pid), signal.SIGKILL)
-        except (OSError, AttributeError):
-            pass
-        os.killpg(os.getpgid(0), signal.SIGKILL)
-    signal.signal(signal.SIGALRM, watchdog)
-    signal.alarm(int(args.deadline))
+    driver = headless_chromium.start("maplibre_browser.py", 1100, 760, args.deadline, webgl=True, browser_log=True)
 
     result = {}
     try:
