@@ -10,6 +10,7 @@ public struct PublicURL: Sendable, Equatable, CustomStringConvertible {
     /// `scheme://host[:port][/prefix]` without a trailing slash: what the server's paths follow.
     public let base: String
 
+    /// The base URL, as ``base``.
     public var description: String { base }
 
     /// The public URL of `value`: http or https, a host, perhaps a port and a path; no user, query or

@@ -50,11 +50,16 @@ public struct ServerSettings: Sendable, Equatable {
     /// The flags' values of the settings that also come from the environment and the config file;
     /// nil (or empty) is "not given".
     public struct Flags: Sendable {
+        /// `--host`.
         public var host: String?
+        /// `--port`.
         public var port: Int?
+        /// The values of `--cors`, each `*`, `none` or origins.
         public var cors: [String]
+        /// `--public-url`.
         public var publicURL: String?
 
+        /// The flags as given (nil or empty: not given).
         public init(host: String? = nil, port: Int? = nil, cors: [String] = [], publicURL: String? = nil) {
             self.host = host
             self.port = port
