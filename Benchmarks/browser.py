@@ -16,34 +16,17 @@ Chromium runs with the network limited to 127.0.0.1 (no tiles); a watchdog kills
 """
 import argparse, json, os, re, signal, sys, time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+
+# The tests' headless Chromium (its flags, loopback-only network and watchdog).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "HubGeoTestSupport"))
+import headless_chromium  # noqa: E402
 
 
 def driver_for(args):
-    options = webdriver.ChromeOptions()
-    options.binary_location = os.environ.get("HUBGEO_CHROMIUM", "/usr/bin/chromium")
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800",
-                 "--hide-scrollbars", "--force-device-scale-factor=1", "--no-first-run", "--disable-extensions",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]:
-        options.add_argument(flag)
-    service = Service(os.environ.get("HUBGEO_CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(service=service, options=options)
-    driver.set_window_size(1280, 800)
+    driver = headless_chromium.start("browser.py", 1280, 800, args.deadline + 60, own_group=False)
     driver.set_page_load_timeout(args.deadline)
     driver.set_script_timeout(args.deadline)
-
-    def watchdog(signum, frame):
-        sys.stderr.write("browser.py: deadline passed; killing the browser\n")
-        try:
-            os.killpg(os.getpgid(service.process.pid), signal.SIGKILL)
-        except (OSError, AttributeError):
-            pass
-        os.killpg(os.getpgid(0), signal.SIGKILL)
-    signal.signal(signal.SIGALRM, watchdog)
-    signal.alarm(int(args.deadline) + 60)
     return driver
 
 

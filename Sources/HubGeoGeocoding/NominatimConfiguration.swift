@@ -131,25 +131,10 @@ public struct NominatimConfiguration: Sendable, Equatable {
                              zoom: value("HUBGEO_NOMINATIM_ZOOM"))
         }
 
-        /// `key = value` lines; `#` starts a comment line. Unknown keys are errors, so typos show;
-        /// a bad value is an error naming the file and line.
-        package static func fromConfigFile(_ text: String, path: String) throws(GeocodeError) -> Overrides {
-            var values: [String: SettingValue] = [:]
-            for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)  // also the CR of a CRLF line end
-                if line.isEmpty || line.hasPrefix("#") { continue }
-                guard let equals = line.firstIndex(of: "=") else {
-                    throw .configuration("\(path):\(index + 1): expected key = value")
-                }
-                let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-                let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                guard ["nominatim-url", "contact", "email", "request-interval", "zoom", "host", "port"].contains(key) else {
-                    throw .configuration("\(path):\(index + 1): unknown key \"\(SettingValue.escaped(key))\"")
-                }
-                if !value.isEmpty { values[key] = SettingValue(value, from: .configFile(path: path, line: index + 1, key: key)) }
-            }
-            return try parse(endpoint: values["nominatim-url"], contact: values["contact"], email: values["email"],
-                             interval: values["request-interval"], zoom: values["zoom"])
+        /// The geocoder's settings of the config file (``ConfigFile``).
+        package static func fromConfigFile(_ file: ConfigFile) throws(GeocodeError) -> Overrides {
+            try parse(endpoint: file["nominatim-url"], contact: file["contact"], email: file["email"],
+                      interval: file["request-interval"], zoom: file["zoom"])
         }
 
         /// The flags' settings checked as those of the other sources are (the CLI checks the
@@ -177,32 +162,19 @@ public struct NominatimConfiguration: Sendable, Equatable {
         }
     }
 
-    /// The config file path: `$HUBGEO_CONFIG`, else `$XDG_CONFIG_HOME/hubgeo/config`, else `~/.config/hubgeo/config`.
-    package static func configFilePath(environment: [String: String]) -> String {
-        if let path = environment["HUBGEO_CONFIG"], !path.isEmpty { return path }
-        let base: String
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            base = xdg
-        } else {
-            base = ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".config")
-        }
-        return (base as NSString).appendingPathComponent("hubgeo/config")
-    }
-
     /// Flags over environment over config file over defaults. A missing config file is fine;
     /// an unreadable or malformed one, a bad URL, a bad number, or a control character in the
     /// contact or e-mail (they are sent in the request) is a ``GeocodeError/configuration(_:)`` naming
     /// the flag, the variable or the config file line.
     public static func resolve(flags: Overrides = Overrides(),
                                environment: [String: String] = ProcessInfo.processInfo.environment) throws(GeocodeError) -> NominatimConfiguration {
-        let path = configFilePath(environment: environment)
-        var file = Overrides()
-        if FileManager.default.fileExists(atPath: path) {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw .configuration("cannot read the config file \(path)")
-            }
-            file = try Overrides.fromConfigFile(text, path: path)
+        let configFile: ConfigFile
+        do throws(ConfigFile.Failure) {
+            configFile = try ConfigFile.read(environment: environment)
+        } catch {
+            throw .configuration(error.message)
         }
+        let file = try Overrides.fromConfigFile(configFile)
         let settings = try flags.checkedAsFlags().merged(over: try Overrides.fromEnvironment(environment)).merged(over: file)
         let endpoint = settings.endpoint.flatMap { URL(string: $0) } ?? publicEndpoint
         return NominatimConfiguration(endpoint: endpoint, contact: settings.contact, email: settings.email,

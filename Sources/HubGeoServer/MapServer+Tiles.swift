@@ -8,113 +8,77 @@ import NIOCore
 ///
 /// - `GET /tiles/{z}/{x}/{y}.mvt` (`lang` too): the tile of the stored cluster index
 ///   (``ClusterTiles``: layers `clusters` and `organizations`) as `application/vnd.mapbox-vector-tile`;
-///   204 when nothing lies in it; 404 for a tile that does not exist (z above the index's zoom
-///   limit, x or y outside 0..<2^z), 400 for a path or parameter that is not one.
-/// - `GET /tiles.json`: TileJSON 3.0.0 pointing at those tiles on this server (the request's
-///   `Host`), with the bounds, zooms up to the index's separation zoom and the layers.
+///   204 when nothing lies in it; 404 for a tile that does not exist (z above
+///   ``TileAddress/maximumZoom``, x or y outside 0..<2^z, a number written with a leading zero: a tile
+///   has one address), 400 for a path or parameter that is not one.
+/// - `GET /tiles.json`: TileJSON 3.0.0 pointing at those tiles under ``ServerSettings/publicURL``, else
+///   on this server as the request's `Host` names it (then the entity tag covers the host and `Vary`
+///   names it), with the bounds, zooms up to the index's separation zoom and the layers.
 ///
-/// As the API: an entity tag tied to the import (and a digest of the body with `lang`), 304 for
-/// `If-None-Match`, gzip when accepted, one snapshot of the database per answer within the request
-/// timeout. A tile is small by construction: at most a few dozen items fit in it once clustered,
-/// and a co-located group lists at most 100 organizations.
+/// Both through the API's one pipeline (``MapServer/answer(_:format:variant:bytes:)``): an entity tag
+/// tied to the import (and a digest of the body with `lang`), 304 for `If-None-Match`, gzip when
+/// accepted (a tile as the archives store it), one snapshot of the database per answer within the
+/// request timeout. A tile is small by construction: at most a few dozen items fit in it once
+/// clustered, and a co-located group lists at most 100 organizations.
 extension MapServer {
     func addTileRoutes(to router: Router<BasicRequestContext>) {
         router.get("/tiles/:z/:x/:y") { request, context in
-            await self.tileResponse(request, z: context.parameters.get("z") ?? "", x: context.parameters.get("x") ?? "",
-                                    y: context.parameters.get("y") ?? "")
+            let tile: TileAddress
+            do throws(APIError) {
+                tile = try Self.tileAddress(z: context.parameters.get("z") ?? "", x: context.parameters.get("x") ?? "",
+                                            y: context.parameters.get("y") ?? "")
+            } catch {
+                return self.errorResponse(error)
+            }
+            return await self.answer(request, format: .vectorTile, bytes: { query, store in
+                try query.only(["lang"])
+                let language = try query.language()
+                return try store.tile(tile, localization: self.localization(language), cache: self.tileCache)
+            })
         }
         router.get("/tiles.json") { request, _ in
-            let host = Self.publicHost(request.head.authority) ?? "\(self.settings.host):\(self.settings.port)"
-            return await self.answer(request, contentType: "application/json") { query, store in
+            let base: String
+            var variant: AnswerVariant?
+            if let publicURL = self.settings.publicURL {
+                base = publicURL.base
+            } else {
+                // The Host header was checked (HostHeader) before any route runs.
+                base = "http://" + (request.head.authority ?? self.settings.listeningAuthority)
+                variant = AnswerVariant(tag: base, vary: "Host")
+            }
+            return await self.answer(request, format: .json, variant: variant) { query, store in
                 try query.only(["lang"])
                 let language = try query.language()
                 let metadata = try store.tileSetMetadata(language: language, cache: self.tileCache)
                 let suffix = language.map { "?lang=\($0)" } ?? ""
-                return metadata.tileJSON(tilesURL: "http://\(host)/tiles/{z}/{x}/{y}.mvt\(suffix)")
+                return metadata.tileJSON(tilesURL: "\(base)/tiles/{z}/{x}/{y}.mvt\(suffix)")
             }
         }
     }
 
-    /// The `Host` header when it is a plain host (letters, digits, dots, hyphens, a bracketed IPv6
-    /// address) with an optional port; nil for anything else, which is never echoed.
-    static func publicHost(_ header: String?) -> String? {
-        guard let header, !header.isEmpty, header.count <= 255 else { return nil }
-        let allowed = header.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || ".-:[]".unicodeScalars.contains(scalar))
-        }
-        return allowed ? header : nil
-    }
-
-    func tileResponse(_ request: Request, z: String, x: String, y: String) async -> Response {
+    /// The tile of a `/tiles/{z}/{x}/{y}.mvt` path: each number in decimal digits, as
+    /// ``TileAddress`` takes it, written without leading zeros.
+    static func tileAddress(z: String, x: String, y: String) throws(APIError) -> TileAddress {
         let mvtSuffix = ".mvt"
-        guard y.hasSuffix(mvtSuffix) else {
-            return response(APIError(status: 404, message: "tiles are /tiles/{z}/{x}/{y}.mvt", parameter: nil).json,
-                            status: .notFound, contentType: "application/json")
-        }
+        guard y.hasSuffix(mvtSuffix) else { throw APIError(status: 404, message: "tiles are /tiles/{z}/{x}/{y}.mvt", parameter: nil) }
         let yText = String(y.dropLast(mvtSuffix.count))
-        let numbers = [("z", z), ("x", x), ("y", yText)].map { name, text in
-            (name, text, text.count <= 10 && !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber } ? Int(text) : nil)
-        }
-        if let bad = numbers.first(where: { $0.2 == nil }) {
-            return response(APIError.badParameter(bad.0, "\(bad.0) \"\(bad.1)\" is not a whole number").json,
-                            status: .badRequest, contentType: "application/json")
-        }
-        guard let tile = TileAddress(z: numbers[0].2!, x: numbers[1].2!, y: numbers[2].2!),
-              tile.z <= ClusterOptions.zoomLimit else {
-            return response(APIError(status: 404, message: "there is no tile \(z)/\(x)/\(yText): z is 0 to \(ClusterOptions.zoomLimit), "
-                                     + "x and y 0 to 2^z - 1", parameter: nil).json,
-                            status: .notFound, contentType: "application/json")
-        }
-        let query = QueryParameters(query: request.uri.query ?? "")
-        let ifNoneMatch = request.headers[.ifNoneMatch]
-        let settingsTag = self.settingsTag
-        let tooLate = APIError(status: 503, message: "the query took longer than \(settings.requestTimeout)", parameter: nil)
-        enum TileOutcome: Sendable {
-            case body([UInt8], tag: String?)
-            case notModified(tag: String)
-        }
-        do {
-            let answered = try await watchdog.run {
-                try await self.store.snapshot { store -> TileOutcome in
-                    try query.only(["lang"])
-                    let language = try query.language()
-                    guard let version = try store.importVersion() else {
-                        return .body(try store.tile(tile, localization: self.localization(language), cache: self.tileCache), tag: nil)
-                    }
-                    var opaque = version + "." + settingsTag + ".t"
-                    if language == nil, EntityTag.matches(ifNoneMatch, EntityTag.weak(opaque)) {
-                        return .notModified(tag: EntityTag.weak(opaque))
-                    }
-                    let bytes = try store.tile(tile, localization: self.localization(language), cache: self.tileCache)
-                    if language != nil {
-                        var digest = FNV1a()
-                        digest.addField(String(decoding: bytes, as: UTF8.self))
-                        opaque += "." + FNV1a.hex(digest.value)
-                    }
-                    let tag = EntityTag.weak(opaque)
-                    return EntityTag.matches(ifNoneMatch, tag) ? .notModified(tag: tag) : .body(bytes, tag: tag)
-                }
+        var numbers: [Int] = []
+        for (name, text) in [("z", z), ("x", x), ("y", yText)] {
+            guard text.count <= 10, !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text) else {
+                throw .badParameter(name, "\(name) \"\(text)\" is not a whole number")
             }
-            guard let outcome = answered else { throw tooLate }
-            let contentType = "application/vnd.mapbox-vector-tile"
-            switch outcome {
-            case .body(let bytes, let tag):
-                var headers = Self.cachingHeaders(tag: tag)
-                headers[.contentType] = contentType
-                if bytes.isEmpty { return Response(status: .noContent, headers: headers) }
-                var body = ByteBuffer(bytes: bytes)
-                if GzipEncoding.isAccepted(request.headers[.acceptEncoding]), let compressed = try? GzipEncoding.compress(body) {
-                    body = compressed
-                    headers[.contentEncoding] = "gzip"
-                }
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
-            case .notModified(let tag):
-                var headers = Self.cachingHeaders(tag: tag)
-                headers[.contentType] = contentType
-                return Response(status: .notModified, headers: headers)
-            }
-        } catch {
-            return failure(error, of: request, tooLate: tooLate)
+            numbers.append(number)
         }
+        let written = "\(z)/\(x)/\(yText)"
+        let canonical = numbers.map(String.init).joined(separator: "/")
+        guard written == canonical else {
+            throw APIError(status: 404, message: "there is no tile \(written): a tile's numbers have no leading zeros (/tiles/\(canonical).mvt)",
+                           parameter: nil)
+        }
+        guard let tile = TileAddress(z: numbers[0], x: numbers[1], y: numbers[2]) else {
+            throw APIError(status: 404, message: "there is no tile \(written): z is 0 to \(TileAddress.maximumZoom), x and y 0 to 2^z - 1",
+                           parameter: nil)
+        }
+        return tile
     }
 }

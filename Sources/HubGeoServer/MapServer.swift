@@ -29,9 +29,9 @@ import NIOCore
 public final class MapServer: Sendable {
     public let store: OrganizationStore
     public let settings: ServerSettings
-    let page: String
-    /// The page gzip-compressed once, for browsers that accept it (a third of its size).
-    let compressedPage: ByteBuffer?
+    /// The map page, and gzip-compressed once for browsers that accept it (a third of its size);
+    /// nil when Leaflet was missing at start.
+    let page: (bytes: [UInt8], compressed: [UInt8]?)?
     /// Where the cached localized places that `lang` shows come from: the endpoint and zoom
     /// `hubgeo localize` asks with.
     let localizationEndpoint: String
@@ -46,7 +46,9 @@ public final class MapServer: Sendable {
     /// Cancels the answers that run past ``ServerSettings/requestTimeout``.
     let watchdog: QueryWatchdog
 
-    public init(store: OrganizationStore, settings: ServerSettings, assets: LeafletAssets,
+    /// A server of `store`; without `assets` (Leaflet was not found) `/` answers a 503 naming the
+    /// packages, and the rest as with them.
+    public init(store: OrganizationStore, settings: ServerSettings, assets: LeafletAssets?,
                 localizationEndpoint: String = NominatimConfiguration.publicEndpoint.absoluteString,
                 localizationZoom: Int = NominatimConfiguration.defaultZoom) throws {
         self.store = store
@@ -68,8 +70,13 @@ public final class MapServer: Sendable {
         if let sw = statistics.southWest, let ne = statistics.northEast {
             extent = [sw.longitude, sw.latitude, ne.longitude, ne.latitude]
         }
-        page = MapPage(source: .server(languages: languages, extent: extent, featureCap: settings.featureCap)).html(assets: assets)
-        compressedPage = try GzipEncoding.compress(ByteBuffer(string: page))
+        if let assets {
+            let html = Array(MapPage(source: .server(languages: languages, extent: extent, featureCap: settings.featureCap))
+                .html(assets: assets).utf8)
+            page = (html, try GzipEncoding.compress(html, as: .html))
+        } else {
+            page = nil
+        }
     }
 
     /// Serves until SIGINT or SIGTERM; `onListening` gets the bound address (host and port).
@@ -86,6 +93,7 @@ public final class MapServer: Sendable {
     package func application(onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }) -> some ApplicationProtocol {
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: CORSMiddleware(policy: settings.cors))
         router.add(middleware: RequestLimitsMiddleware(maxURILength: settings.maxURILength))
         router.get("/") { request, _ in self.pageResponse(request) }
         router.get("/index.html") { request, _ in self.pageResponse(request) }
@@ -96,7 +104,7 @@ public final class MapServer: Sendable {
         router.get("/api/bbox") { request, _ in await self.answer(request) { try self.bbox($0, in: $1) } }
         router.get("/api/search") { request, _ in await self.answer(request) { try self.search($0, in: $1) } }
         router.get("/api/stats") { request, _ in
-            await self.answer(request, contentType: "application/json") { try self.stats($0, in: $1) }
+            await self.answer(request, format: .json) { try self.stats($0, in: $1) }
         }
         router.get("/api/organizations/:id") { request, context in
             let id = context.parameters.get("id") ?? ""
@@ -108,7 +116,7 @@ public final class MapServer: Sendable {
                                                                       maxHeaderFieldCount: 100)
         return Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectRefusalHandler()], idleTimeout: .seconds(30),
+            server: .http1(configuration: .init(additionalChannelHandlers: [AbsoluteTargetHandler.Installer(), ConnectRefusalHandler()], idleTimeout: .seconds(30),
                                                 httpDecoderConfiguration: decoder)),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "hubgeo"),
             onServerRunning: { channel in
@@ -218,8 +226,15 @@ public final class MapServer: Sendable {
 
     /// What a request's snapshot gave: a body with its entity tag, or that the client has it.
     enum Outcome: Sendable {
-        case body(String, tag: String?)
+        case body([UInt8], tag: String?)
         case notModified(tag: String)
+    }
+
+    /// What an answer depends on besides the data, the settings and the query (the TileJSON's
+    /// tile URLs on the request's `Host`): it enters the entity tag, and `vary` names the header.
+    struct AnswerVariant: Sendable {
+        var tag: String
+        var vary: String
     }
 
     /// The response to a request that failed: its 4xx, a 503 past the timeout (`tooLate`), else a
@@ -228,58 +243,70 @@ public final class MapServer: Sendable {
     func failure(_ error: Error, of request: Request, tooLate: APIError) -> Response {
         switch error {
         case let error as APIError:
-            return response(error.json, status: .init(code: error.status), contentType: "application/json")
+            return errorResponse(error)
         case is CancellationError:
-            return response(tooLate.json, status: .serviceUnavailable, contentType: "application/json")
+            return errorResponse(tooLate)
         default:
             let cause = (error as? LocalizedError)?.errorDescription ?? "\(error)"
             RequestLog.writeLine("\(RequestLog.timestamp()) error: \(request.method) \(request.uri.path): \(cause)\n")
             let message = error is StoreError || DatabaseFailure(error) != nil ? "the server cannot read its database (its log says why)" : "internal server error"
-            return response(APIError(status: 500, message: message, parameter: nil).json, status: .internalServerError,
-                            contentType: "application/json")
+            return errorResponse(APIError(status: 500, message: message, parameter: nil))
         }
     }
 
-    /// Runs `body` with a snapshot of the database within the request timeout; maps errors to
-    /// responses. Past the timeout the query is cancelled (``QueryWatchdog``): SQLite stops it
-    /// (`sqlite3_interrupt`) and its connection returns to the pool, so slow requests hold up no others.
+    /// The answer to a refused request: its status and `{"error": ..., "parameter": ...}`, never kept.
+    func errorResponse(_ error: APIError) -> Response {
+        response(Array(error.json.utf8), status: .init(code: error.status), format: .json)
+    }
+
+    /// The one answer pipeline of the server (the API, `/tiles/`, `/tiles.json`): runs `body` with a
+    /// snapshot of the database within the request timeout and answers its bytes as `format`
+    /// (``response(_:status:format:tag:vary:acceptEncoding:)``); maps errors to responses. Past the
+    /// timeout the query is cancelled (``QueryWatchdog``): SQLite stops it (`sqlite3_interrupt`) and
+    /// its connection returns to the pool, so slow requests hold up no others.
     ///
-    /// The entity tag: the snapshot's import version (``OrganizationReading/importVersion()``) and
-    /// the server's settings, so that a request whose `If-None-Match` holds it gets a 304 before any
-    /// query runs. An answer with `lang` also depends on the places `hubgeo localize` cached, which
-    /// change between imports: its tag adds a digest of the body, and the 304 comes after the query.
-    func answer(_ request: Request, contentType: String = "application/geo+json",
-                _ body: @escaping @Sendable (QueryParameters, borrowing StoreSnapshot) throws -> String) async -> Response {
+    /// The entity tag: the snapshot's import version (``OrganizationReading/importVersion()``), the
+    /// server's settings and the `variant`, so that a request whose `If-None-Match` holds it gets a
+    /// 304 before any query runs. An answer with `lang` also depends on the places `hubgeo localize`
+    /// cached, which change between imports: its tag adds a digest of the body, and the 304 comes
+    /// after the query.
+    func answer(_ request: Request, format: AnswerFormat = .geoJSON, variant: AnswerVariant? = nil,
+                bytes body: @escaping @Sendable (QueryParameters, borrowing StoreSnapshot) throws -> [UInt8]) async -> Response {
         let query = QueryParameters(query: request.uri.query ?? "")
         let ifNoneMatch = request.headers[.ifNoneMatch]
         let localized = query.has("lang")
-        let settingsTag = self.settingsTag
+        var base = settingsTag
+        if let variant {
+            var digest = FNV1a()
+            digest.addField(variant.tag)
+            base += "." + FNV1a.hex(digest.value)
+        }
         let tooLate = APIError(status: 503, message: "the query took longer than \(settings.requestTimeout)", parameter: nil)
         do {
-            let answered = try await watchdog.run {
-                    try await self.store.snapshot { store -> Outcome in
-                        guard let version = try store.importVersion() else { return .body(try body(query, store), tag: nil) }
-                        var opaque = version + "." + settingsTag
-                        if !localized, EntityTag.matches(ifNoneMatch, EntityTag.weak(opaque)) {
-                            return .notModified(tag: EntityTag.weak(opaque))
-                        }
-                        let text = try body(query, store)
-                        if localized {
-                            var digest = FNV1a()
-                            digest.addField(text)
-                            opaque += "." + FNV1a.hex(digest.value)
-                        }
-                        let tag = EntityTag.weak(opaque)
-                        return EntityTag.matches(ifNoneMatch, tag) ? .notModified(tag: tag) : .body(text, tag: tag)
+            let answered = try await watchdog.run { [base] in
+                try await self.store.snapshot { store -> Outcome in
+                    guard let version = try store.importVersion() else { return .body(try body(query, store), tag: nil) }
+                    var opaque = version + "." + base
+                    if !localized, EntityTag.matches(ifNoneMatch, EntityTag.weak(opaque)) {
+                        return .notModified(tag: EntityTag.weak(opaque))
                     }
+                    let bytes = try body(query, store)
+                    if localized {
+                        var digest = FNV1a()
+                        digest.add(bytes)
+                        opaque += "." + FNV1a.hex(digest.value)
+                    }
+                    let tag = EntityTag.weak(opaque)
+                    return EntityTag.matches(ifNoneMatch, tag) ? .notModified(tag: tag) : .body(bytes, tag: tag)
+                }
             }
             guard let outcome = answered else { throw tooLate }
             switch outcome {
-            case .body(let text, let tag):
-                return response(text, contentType: contentType, tag: tag, acceptEncoding: request.headers[.acceptEncoding])
+            case .body(let bytes, let tag):
+                return response(bytes, format: format, tag: tag, vary: variant?.vary, acceptEncoding: request.headers[.acceptEncoding])
             case .notModified(let tag):
-                var headers = Self.cachingHeaders(tag: tag)
-                headers[.contentType] = "\(contentType); charset=utf-8"
+                var headers = Self.cachingHeaders(tag: tag, vary: variant?.vary)
+                headers[.contentType] = format.contentType
                 return Response(status: .notModified, headers: headers)
             }
         } catch {
@@ -287,14 +314,21 @@ public final class MapServer: Sendable {
         }
     }
 
+    /// ``answer(_:format:variant:bytes:)`` for an endpoint that answers text.
+    func answer(_ request: Request, format: AnswerFormat = .geoJSON, variant: AnswerVariant? = nil,
+                _ body: @escaping @Sendable (QueryParameters, borrowing StoreSnapshot) throws -> String) async -> Response {
+        await answer(request, format: format, variant: variant, bytes: { Array(try body($0, $1).utf8) })
+    }
+
     /// An answer with an entity tag may be kept by the client, which asks again with `If-None-Match`
     /// (`no-cache`: never used without asking); one without (an error, the page) is not kept.
-    static func cachingHeaders(tag: String?) -> HTTPFields {
+    /// `Vary` names what besides the target the answer depends on: its coding, and `vary`.
+    static func cachingHeaders(tag: String?, vary: String? = nil) -> HTTPFields {
         var headers = HTTPFields()
         if let tag {
             headers[.eTag] = tag
             headers[.cacheControl] = "no-cache"
-            headers[.vary] = "Accept-Encoding"
+            headers[.vary] = "Accept-Encoding" + (vary.map { ", " + $0 } ?? "")
         } else {
             headers[.cacheControl] = "no-store"
         }
@@ -302,26 +336,36 @@ public final class MapServer: Sendable {
         return headers
     }
 
+    /// The map page; a 503 naming the packages when Leaflet was missing at start (the rest of the
+    /// server does without it).
     func pageResponse(_ request: Request) -> Response {
-        guard GzipEncoding.isAccepted(request.headers[.acceptEncoding]), let compressedPage else {
-            return response(page, contentType: "text/html")
+        guard let page else {
+            return errorResponse(APIError(status: 503, message: "the map page needs Leaflet and its marker-cluster plugin, which this "
+                                          + "server did not find when it started: install the Debian packages libjs-leaflet and "
+                                          + "libjs-leaflet.markercluster (or set \(LeafletAssets.environmentVariable)) and restart it; "
+                                          + "/api/, /tiles/ and /tiles.json do not need them", parameter: nil))
+        }
+        guard GzipEncoding.isAccepted(request.headers[.acceptEncoding]), let compressedPage = page.compressed else {
+            return response(page.bytes, format: .html)
         }
         var headers = Self.cachingHeaders(tag: nil)
-        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.contentType] = AnswerFormat.html.contentType
         headers[.contentEncoding] = "gzip"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: compressedPage))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: compressedPage)))
     }
 
-    /// The response of `text`: gzip-compressed when `acceptEncoding` accepts it and it is long enough.
-    func response(_ text: String, status: HTTPResponse.Status = .ok, contentType: String, tag: String? = nil,
-                  acceptEncoding: String? = nil) -> Response {
-        var headers = Self.cachingHeaders(tag: tag)
-        headers[.contentType] = "\(contentType); charset=utf-8"
-        var body = ByteBuffer(string: text)
-        if GzipEncoding.isAccepted(acceptEncoding), let compressed = try? GzipEncoding.compress(body) {
+    /// The response of `bytes` as `format`: gzip-compressed when `acceptEncoding` accepts it and it
+    /// is long enough; an empty tile is a 204.
+    func response(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, format: AnswerFormat, tag: String? = nil,
+                  vary: String? = nil, acceptEncoding: String? = nil) -> Response {
+        var headers = Self.cachingHeaders(tag: tag, vary: vary)
+        headers[.contentType] = format.contentType
+        if bytes.isEmpty, status == .ok, format.emptyIsNoContent { return Response(status: .noContent, headers: headers) }
+        var body = bytes
+        if GzipEncoding.isAccepted(acceptEncoding), let compressed = try? GzipEncoding.compress(bytes, as: format) {
             body = compressed
             headers[.contentEncoding] = "gzip"
         }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

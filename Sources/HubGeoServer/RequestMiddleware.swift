@@ -1,5 +1,6 @@
 import Foundation
 import HubGeo
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -65,14 +66,19 @@ enum RequestLog {
     }
 }
 
-/// Read-only and bounded: GET and HEAD only (405 otherwise; CONNECT: ``ConnectRefusalHandler``), request targets of at most
-/// `maxURILength` bytes (414), no request body, by Content-Length or chunked (413).
+/// Read-only and bounded: GET, HEAD and OPTIONS only (405 otherwise; CONNECT: ``ConnectRefusalHandler``),
+/// request targets of at most `maxURILength` bytes (414), no request body, by Content-Length or
+/// chunked (413), one well-formed `Host` (400, RFC 9112 §3.2: ``HostHeader``). OPTIONS is answered
+/// here, with the methods (``CORSMiddleware`` adds what a preflight asks).
 struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxURILength: Int
 
+    /// The methods this server answers.
+    static var allowedMethods: String { "GET, HEAD, OPTIONS" }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .get || request.method == .head else {
-            return Self.error(.methodNotAllowed, APIError.methodNotAllowed.message, extra: [.allow: "GET, HEAD"])
+        guard request.method == .get || request.method == .head || request.method == .options else {
+            return Self.error(.methodNotAllowed, APIError.methodNotAllowed.message, extra: [.allow: Self.allowedMethods])
         }
         guard request.uri.description.utf8.count <= maxURILength else {
             return Self.error(.uriTooLong, "the request target is longer than \(maxURILength) bytes")
@@ -81,8 +87,21 @@ struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
         if request.headers[.contentLength].flatMap(Int.init).map({ $0 > 0 }) ?? false || request.headers[.transferEncoding] != nil {
             return Self.error(.contentTooLarge, "requests carry no body")
         }
+        // HTTP/1 gives the first Host as the authority and leaves any other among the fields.
+        if request.head.authority != nil && request.headers[Self.host] != nil || request.headers[values: Self.host].count > 1 {
+            return Self.error(.badRequest, "the request names more than one host (two Host headers, or a Host that differs from "
+                              + "the host of its absolute target)")
+        }
+        if let host = request.head.authority ?? request.headers[Self.host], !HostHeader.isValid(host) {
+            return Self.error(.badRequest, "the Host header \"\(host.prefix(300))\" is not a host name or address with an optional port")
+        }
+        if request.method == .options {
+            return Response(status: .noContent, headers: [.allow: Self.allowedMethods])
+        }
         return try await next(request, context)
     }
+
+    static var host: HTTPField.Name { HTTPField.Name("Host")! }
 
     static func error(_ status: HTTPResponse.Status, _ message: String, extra: HTTPFields = [:]) -> Response {
         var headers = extra

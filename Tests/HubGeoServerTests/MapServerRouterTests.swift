@@ -1,4 +1,3 @@
-import CompressNIO
 import Foundation
 import HTTPTypes
 @testable import HubGeoDatabase
@@ -7,6 +6,7 @@ import HTTPTypes
 @testable import HubGeoModel
 @testable import HubGeoReader
 @testable import HubGeoServer
+@testable import HubGeoTiles
 import HubGeoTestSupport
 import HummingbirdTesting
 import NIOCore
@@ -17,14 +17,15 @@ import Testing
 @Suite("MapServer routes in process")
 struct MapServerRouterTests {
     /// A server over a database holding the built-in data.
-    private static func server(in directory: TemporaryDirectory, featureCap: Int = 50) throws -> MapServer {
+    private static func server(in directory: TemporaryDirectory, featureCap: Int = 50, cors: CORSPolicy = .anyOrigin,
+                               publicURL: PublicURL? = nil, leaflet: Bool = true) throws -> MapServer {
         let data = try HubLoader(reader: DocumentReader(remoteFetch: nil)).load(root: .embedded(EmbeddedData.rootName))
         let store = try OrganizationStore(path: directory.path("hub.sqlite"))
         try store.importData(data)
         // A query time limit far above any wait on a busy machine: these tests are about the
         // answers (MapServerLimitsTests covers the 503 past the limit).
-        let settings = ServerSettings(featureCap: featureCap, requestTimeout: .seconds(600))
-        return try MapServer(store: store, settings: settings, assets: try LeafletAssets.load())
+        let settings = ServerSettings(featureCap: featureCap, requestTimeout: .seconds(600), cors: cors, publicURL: publicURL)
+        return try MapServer(store: store, settings: settings, assets: leaflet ? try LeafletAssets.load() : nil)
     }
 
     private static func json(_ body: some Sequence<UInt8>) throws -> [String: Any] {
@@ -188,15 +189,194 @@ struct MapServerRouterTests {
                 let compressed = try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: "br, gzip;q=0.8, deflate"])
                 #expect(compressed.status == .ok && compressed.headers[.contentEncoding] == "gzip", "\(uri)")
                 #expect(compressed.body.readableBytes < plain.body.readableBytes / 2, "\(uri)")
-                var body = compressed.body
-                let inflated = try body.decompress(with: .gzip())
-                #expect(inflated == plain.body, "\(uri)")
+                let inflated = try Gzip.decompress(Array(compressed.body.readableBytesView))
+                #expect(inflated == Array(plain.body.readableBytesView), "\(uri)")
                 let refused = try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: "gzip;q=0, identity"])
                 #expect(refused.headers[.contentEncoding] == nil && refused.body == plain.body)
             }
             // A short answer is not worth a zlib stream.
             let short = try await client.execute(uri: "/api/stats", method: .get, headers: [.acceptEncoding: "gzip"])
             #expect(short.status == .ok && short.headers[.contentEncoding] == nil)
+        }
+    }
+
+    // MARK: - Tiles, hosts and CORS (issues 39 and 41)
+
+    private static let host = HTTPField.Name("Host")!
+
+    @Test("/tiles/: one zoom limit for the route, its message and docs/map.md; a tile has one address (no leading zeros)")
+    func tileAddresses() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try Self.server(in: directory)
+        let limit = TileAddress.maximumZoom
+        try await server.application().test(.router) { client in
+            for z in [limit - 1, limit] {
+                let tile = try await client.execute(uri: "/tiles/\(z)/0/0.mvt", method: .get)
+                #expect(tile.status == .noContent || tile.status == .ok, "z \(z): \(tile.status)")
+            }
+            for z in [limit + 1, 30, 31] {
+                let beyond = try await client.execute(uri: "/tiles/\(z)/0/0.mvt", method: .get)
+                #expect(beyond.status == .notFound, "z \(z)")
+                let message = try Self.json(beyond.body.readableBytesView)["error"] as? String ?? ""
+                #expect(message.contains("z is 0 to \(limit),"), "\(message)")
+            }
+            for (uri, canonical) in [("/tiles/007/0/0.mvt", "/tiles/7/0/0.mvt"), ("/tiles/1/01/0.mvt", "/tiles/1/1/0.mvt"),
+                                     ("/tiles/1/0/00.mvt", "/tiles/1/0/0.mvt"), ("/tiles/00/0/0.mvt", "/tiles/0/0/0.mvt")] {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.status == .notFound, "\(uri)")
+                #expect((try Self.json(response.body.readableBytesView)["error"] as? String ?? "").contains(canonical), "\(uri)")
+                #expect(try await client.execute(uri: canonical, method: .get).status != .notFound, "\(canonical)")
+            }
+            let bad = try await client.execute(uri: "/tiles/1/x/0.mvt", method: .get)
+            #expect(bad.status == .badRequest)
+            #expect(try Self.json(bad.body.readableBytesView)["parameter"] as? String == "x")
+        }
+        let docs = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/map.md"), encoding: .utf8)
+        #expect(docs.contains("z above \(limit)"), "docs/map.md states the route's limit")
+    }
+
+    @Test("a tile goes through the answer pipeline: entity tag, 304, gzip byte for byte as the archives store it, 204 when empty")
+    func tilePipeline() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try Self.server(in: directory)
+        let tile = try #require(TileAddress(z: 0, x: 0, y: 0))
+        let mvt = try server.store.tile(tile)
+        #expect(!mvt.isEmpty)
+        try await server.application().test(.router) { client in
+            let plain = try await client.execute(uri: "/tiles/0/0/0.mvt", method: .get)
+            #expect(plain.status == .ok && Array(plain.body.readableBytesView) == mvt)
+            #expect(plain.headers[.contentType] == "application/vnd.mapbox-vector-tile")
+            let tag = try #require(plain.headers[.eTag])
+            let again = try await client.execute(uri: "/tiles/0/0/0.mvt", method: .get, headers: [.ifNoneMatch: tag])
+            #expect(again.status == .notModified && again.body.readableBytes == 0)
+            let compressed = try await client.execute(uri: "/tiles/0/0/0.mvt", method: .get, headers: [.acceptEncoding: "gzip"])
+            #expect(compressed.headers[.contentEncoding] == "gzip")
+            #expect(Array(compressed.body.readableBytesView) == (try TileEncoding.gzip.apply(mvt)), "the archive's bytes")
+            let empty = try await client.execute(uri: "/tiles/20/0/0.mvt", method: .get)
+            #expect(empty.status == .noContent && empty.headers[.eTag] != nil)
+        }
+    }
+
+    @Test("Host: a second one is a 400; what a Host may be; /tiles.json names the request's host, with Vary: Host")
+    func hostHeader() async throws {
+        // HTTP/1 gives the first Host as the request's authority (the router tests' "localhost") and
+        // leaves any other among the fields. MapServerLimitsTests sends raw requests over a socket.
+        let directory = try TemporaryDirectory()
+        let server = try Self.server(in: directory)
+        try await server.application().test(.router) { client in
+            for uri in ["/api/stats", "/tiles.json", "/tiles/0/0/0.mvt"] {
+                let two = try await client.execute(uri: uri, method: .get, headers: [Self.host: "evil.example"])
+                #expect(two.status == .badRequest, "\(uri)")
+                #expect((try Self.json(two.body.readableBytesView)["error"] as? String ?? "").contains("more than one host"), "\(uri)")
+            }
+            let real = try await client.execute(uri: "/tiles.json", method: .get)
+            let tiles = try #require(try Self.json(real.body.readableBytesView)["tiles"] as? [String])
+            #expect(tiles == ["http://localhost/tiles/{z}/{x}/{y}.mvt"])
+            #expect(real.headers[.vary] == "Accept-Encoding, Host", "\(real.headers)")
+            let tag = try #require(real.headers[.eTag])
+            let same = try await client.execute(uri: "/tiles.json", method: .get, headers: [.ifNoneMatch: tag])
+            #expect(same.status == .notModified && same.headers[.vary] == "Accept-Encoding, Host")
+        }
+        for host in ["evil.example/x", "-", "..", "localhost:99999", "a b", "localhost:", "[::1", "exa_mple.org", "host:0", "",
+                     "a..b", "-a.example", "a-.example", String(repeating: "a", count: 64) + ".example", "h\u{0}st"] {
+            #expect(!HostHeader.isValid(host), "\(host)")
+        }
+        for host in ["127.0.0.1:8080", "localhost", "[::1]:8080", "[::ffff:127.0.0.1]", "maps.example.org.", "xn--bcher-kva.example:65535"] {
+            #expect(HostHeader.isValid(host), "\(host)")
+        }
+    }
+
+    @Test("--public-url: /tiles.json names it, and does not vary with the Host")
+    func publicURL() async throws {
+        let directory = try TemporaryDirectory()
+        let url = try PublicURL(SettingValue("https://maps.example/hub/", from: .flag("--public-url")))
+        let server = try Self.server(in: directory, publicURL: url)
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/tiles.json?lang=nl", method: .get)
+            #expect(response.status == .ok)
+            let tiles = try Self.json(response.body.readableBytesView)["tiles"] as? [String]
+            #expect(tiles == ["https://maps.example/hub/tiles/{z}/{x}/{y}.mvt?lang=nl"], "\(String(describing: tiles))")
+            #expect(response.headers[.vary] == "Accept-Encoding")
+        }
+    }
+
+    @Test("CORS: every origin by default, on answers, errors, 304s and tiles; preflight answered; a list echoes the origin with Vary; none sends none")
+    func cors() async throws {
+        let directory = try TemporaryDirectory()
+        let page: HTTPFields = [.origin: "http://127.0.0.1:3000"]
+        try await Self.server(in: directory).application().test(.router) { client in
+            for uri in ["/api/stats", "/tiles.json", "/tiles/0/0/0.mvt", "/tiles/40/0/0.mvt", "/api/near?lat=91&lon=0&km=1", "/"] {
+                let response = try await client.execute(uri: uri, method: .get, headers: page)
+                #expect(response.headers[.accessControlAllowOrigin] == "*", "\(uri) \(response.status)")
+                #expect(response.headers[.accessControlExposeHeaders] == "ETag", "\(uri)")
+            }
+            let tag = try #require(try await client.execute(uri: "/tiles.json", method: .get).headers[.eTag])
+            var conditional = page
+            conditional[.ifNoneMatch] = tag
+            let notModified = try await client.execute(uri: "/tiles.json", method: .get, headers: conditional)
+            #expect(notModified.status == .notModified && notModified.headers[.accessControlAllowOrigin] == "*")
+            var preflight = page
+            preflight[.accessControlRequestMethod] = "GET"
+            preflight[.accessControlRequestHeaders] = "if-none-match"
+            let options = try await client.execute(uri: "/tiles.json", method: .options, headers: preflight)
+            #expect(options.status == .noContent, "\(options.status)")
+            #expect(options.headers[.accessControlAllowOrigin] == "*" && options.headers[.accessControlAllowMethods] == "GET, HEAD")
+            #expect(options.headers[.accessControlAllowHeaders] == "if-none-match" && options.headers[.accessControlMaxAge] == "86400")
+            #expect(options.headers[.allow] == "GET, HEAD, OPTIONS")
+            let post = try await client.execute(uri: "/api/stats", method: .post)
+            #expect(post.status == .methodNotAllowed && post.headers[.allow] == "GET, HEAD, OPTIONS")
+        }
+        let listed = try CORSPolicy([SettingValue("https://club.example, http://127.0.0.1:3000", from: .flag("--cors"))])
+        #expect(listed == .origins(["https://club.example", "http://127.0.0.1:3000"]))
+        try await Self.server(in: try TemporaryDirectory(), cors: listed).application().test(.router) { client in
+            let allowed = try await client.execute(uri: "/tiles.json", method: .get, headers: page)
+            #expect(allowed.headers[.accessControlAllowOrigin] == "http://127.0.0.1:3000")
+            #expect(allowed.headers[.vary] == "Accept-Encoding, Host, Origin", "\(allowed.headers)")
+            let other = try await client.execute(uri: "/api/stats", method: .get, headers: [.origin: "https://evil.example"])
+            #expect(other.headers[.accessControlAllowOrigin] == nil && other.headers[.vary]?.contains("Origin") == true)
+            let error = try await client.execute(uri: "/nowhere", method: .get, headers: page)
+            #expect(error.headers[.accessControlAllowOrigin] == "http://127.0.0.1:3000" && error.headers[.vary] == "Origin")
+        }
+        try await Self.server(in: try TemporaryDirectory(), cors: .noOrigin).application().test(.router) { client in
+            let response = try await client.execute(uri: "/tiles.json", method: .get, headers: page)
+            #expect(response.status == .ok && response.headers[.accessControlAllowOrigin] == nil)
+            var preflight = page
+            preflight[.accessControlRequestMethod] = "GET"
+            let options = try await client.execute(uri: "/tiles.json", method: .options, headers: preflight)
+            #expect(options.headers[.accessControlAllowOrigin] == nil && options.headers[.accessControlAllowMethods] == nil)
+        }
+    }
+
+    @Test("the CORS and public URL settings refuse what they cannot use, naming the setting")
+    func corsAndPublicURLValues() throws {
+        for text in ["example.org", "https://club.example/path", "ftp://club.example", "*, https://club.example", "none none", ","] {
+            #expect(throws: SettingError.self, "\(text)") { try CORSPolicy([SettingValue(text, from: .environment("HUBGEO_CORS"))]) }
+        }
+        #expect(try CORSPolicy([SettingValue("*", from: .flag("--cors"))]) == .anyOrigin)
+        #expect(try CORSPolicy([SettingValue("NONE", from: .flag("--cors"))]) == .noOrigin)
+        for text in ["maps.example", "ftp://maps.example", "https://", "https://user@maps.example", "https://maps.example/?q=1",
+                     "https://maps.example/#top", "https://maps.example:99999/"] {
+            do {
+                _ = try PublicURL(SettingValue(text, from: .configFile(path: "/c", line: 2, key: "public-url")))
+                Issue.record("\(text) accepted")
+            } catch {
+                #expect(error.message.hasPrefix("/c:2: public-url \"\(text)\""), "\(error.message)")
+            }
+        }
+        #expect(try PublicURL(SettingValue("https://maps.example:8443/hub//", from: .flag("--public-url"))).base == "https://maps.example:8443/hub")
+    }
+
+    @Test("without Leaflet the server answers its API and tiles, and / is a 503 naming the packages")
+    func withoutLeaflet() async throws {
+        let directory = try TemporaryDirectory()
+        try await Self.server(in: directory, leaflet: false).application().test(.router) { client in
+            let page = try await client.execute(uri: "/", method: .get)
+            #expect(page.status == .serviceUnavailable)
+            let message = try Self.json(page.body.readableBytesView)["error"] as? String ?? ""
+            #expect(message.contains("libjs-leaflet") && message.contains("libjs-leaflet.markercluster"), "\(message)")
+            #expect(try await client.execute(uri: "/api/stats", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/tiles.json", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/tiles/0/0/0.mvt", method: .get).status == .ok)
         }
     }
 }

@@ -16,15 +16,16 @@ package enum MapBrowser {
     package struct Failure: Error, CustomStringConvertible { package var description: String }
 
     /// Runs the script on `url` and returns its JSON report.
-    package static func run(_ url: String, screenshot name: String, arguments: [String], timeout: TimeInterval = 180) throws -> [String: Any] {
+    package static func run(_ url: String, screenshot name: String, arguments: [String], timeout: TimeInterval = 180,
+                            script: URL = MapBrowser.script) throws -> [String: Any] {
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let screenshot = artifacts.appendingPathComponent(name).path
         let result = try CommandRunner.run(python, [script.path, url, "--screenshot", screenshot, "--deadline", String(Int(timeout - 20))] + arguments,
                                            environment: ProcessInfo.processInfo.environment, timeout: timeout)
         guard result.status == 0, let report = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] else {
-            throw Failure(description: "map_browser.py exited \(result.status): \(result.stderr.suffix(3000)) \(result.text.prefix(2000))")
+            throw Failure(description: "\(script.lastPathComponent) exited \(result.status): \(result.stderr.suffix(3000)) \(result.text.prefix(2000))")
         }
-        if let error = report["error"] { throw Failure(description: "map_browser.py: \(error)") }
+        if let error = report["error"] { throw Failure(description: "\(script.lastPathComponent): \(error) \(report)") }
         return report
     }
 }

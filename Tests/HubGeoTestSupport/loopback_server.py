@@ -31,7 +31,10 @@ Routes, first match wins:
                               (a hash of the content, so rewriting a file
                               changes it) and Last-Modified (the file's mtime);
                               If-None-Match (else If-Modified-Since) that still
-                              matches answers 304 Not Modified, no body.
+                              matches answers 304 Not Modified, no body. One
+                              Range (bytes=a-b, a-, -n) answers 206 with that
+                              part (416 past the end), as static hosts do for
+                              PMTiles archives.
   otherwise                   404
 
 Every request is appended to --log FILE as one JSON line:
@@ -290,8 +293,37 @@ class Handler(BaseHTTPRequestHandler):
             log_request(self, path, query, 304)
             return self.send(304, validators, b"", content_length=0)
         content_type = mimetypes.guess_type(target)[0] or "application/octet-stream"
+        headers = dict(validators, **{"Content-Type": content_type, "Accept-Ranges": "bytes"})
+        wanted = self.byte_range(len(body))
+        if wanted == "unsatisfiable":
+            log_request(self, path, query, 416)
+            return self.send(416, {"Content-Range": "bytes */%d" % len(body)}, b"")
+        if wanted is not None:
+            first, last = wanted
+            log_request(self, path, query, 206)
+            return self.send(206, dict(headers, **{"Content-Range": "bytes %d-%d/%d" % (first, last, len(body))}),
+                             body[first:last + 1])
         log_request(self, path, query, 200)
-        self.send(200, dict(validators, **{"Content-Type": content_type}), body)
+        self.send(200, headers, body)
+
+    def byte_range(self, size):
+        """RFC 9110 14.2: one `Range: bytes=first-last` (or `first-`, or `-suffix`) as (first, last);
+        None without one (or with several ranges: the whole file); "unsatisfiable" past the end."""
+        header = self.headers.get("Range")
+        if not header or not header.startswith("bytes=") or "," in header:
+            return None
+        first, _, last = header[len("bytes="):].strip().partition("-")
+        try:
+            if first == "":
+                start, end = max(0, size - int(last)), size - 1
+            else:
+                start = int(first)
+                end = min(int(last), size - 1) if last else size - 1
+        except ValueError:
+            return None
+        if start >= size or start > end:
+            return "unsatisfiable"
+        return start, end
 
     def not_modified(self, etag, mtime):
         """RFC 9110 13.2.2: If-None-Match wins; If-Modified-Since only without it."""

@@ -34,9 +34,8 @@ A watchdog kills the browser, chromedriver and itself (their process group) with
 """
 import argparse, json, os, signal, sys, time
 
-from selenium import webdriver
+import headless_chromium
 from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait, Select
@@ -71,39 +70,13 @@ def main():
     parser.add_argument("--city")
     parser.add_argument("--deadline", type=float, default=150)
     args = parser.parse_args()
-    try:
-        os.setsid()  # a process group of our own: chromedriver and Chromium join it, and the watchdog ends them all
-    except OSError:
-        pass
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = os.environ.get("HUBGEO_CHROMIUM", "/usr/bin/chromium")
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,800",
-                 "--hide-scrollbars", "--force-device-scale-factor=1", "--no-first-run", "--disable-extensions",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]:
-        options.add_argument(flag)
-    if args.offline:
-        # No name resolves, so nothing but the file itself can load (tiles included).
-        options.add_argument("--host-resolver-rules=MAP * ~NOTFOUND")
-    else:
-        options.add_argument("--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(os.environ.get("HUBGEO_CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(service=service, options=options)
-
-    def watchdog(signum, frame):
-        sys.stderr.write("map_browser.py: deadline passed; killing the browser\n")
-        try:  # Selenium may start chromedriver (and so Chromium) in a process group of its own
-            os.killpg(os.getpgid(service.process.pid), signal.SIGKILL)
-        except (OSError, AttributeError):
-            pass
-        os.killpg(os.getpgid(0), signal.SIGKILL)
-    signal.signal(signal.SIGALRM, watchdog)
-    signal.alarm(int(args.deadline))
+    driver = headless_chromium.start("map_browser.py", 1200, 800, args.deadline, browser_log=True,
+                                     # offline: no name resolves, so nothing but the file itself can load (tiles included)
+                                     resolver=headless_chromium.OFFLINE if args.offline else headless_chromium.LOOPBACK_ONLY)
 
     result = {}
     try:
-        driver.set_window_size(1200, 800)
         driver.get(args.url)
         wait = WebDriverWait(driver, 30)
         # A served page has shown its view when the answer to its last request is drawn.

@@ -154,6 +154,75 @@ struct MapServerLimitsTests {
         _ = server.stop()
     }
 
+    @Test("RFC 9112 §3.2 over a socket: two Host headers, a malformed Host, or a Host that differs from an absolute target is a 400")
+    func hostRules() throws {
+        let home = try TestPaths.temporaryDirectory()
+        let cli = try Self.builtIn(home)
+        let server = try ServeProcess(arguments: [], environment: cli.environment)
+        let port = server.port
+        let report = try Self.python("""
+            import socket, json
+            def ask(request):
+                s = socket.create_connection(("127.0.0.1", \(port)), timeout=20)
+                s.sendall(request.encode("latin-1"))
+                data = b""
+                while True:  # Connection: close: the answer ends with the connection
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+                s.close()
+                head, _, body = data.partition(b"\\r\\n\\r\\n")
+                lines = head.decode("latin-1").split("\\r\\n")
+                headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+                return (int(lines[0].split(" ")[1]) if data else 0), headers, body.decode("utf-8", "replace")
+            here = "127.0.0.1:\(port)"
+            cases = {
+                "two": "GET /tiles.json HTTP/1.1\\r\\nHost: " + here + "\\r\\nHost: evil.example\\r\\nConnection: close\\r\\n\\r\\n",
+                "malformed": "GET /tiles.json HTTP/1.1\\r\\nHost: localhost:99999\\r\\nConnection: close\\r\\n\\r\\n",
+                "absoluteOther": "GET http://evil.example/tiles.json HTTP/1.1\\r\\nHost: " + here + "\\r\\nConnection: close\\r\\n\\r\\n",
+                "absoluteSame": "GET http://" + here + "/tiles.json HTTP/1.1\\r\\nHost: " + here + "\\r\\nConnection: close\\r\\n\\r\\n",
+                "plain": "GET /tiles.json HTTP/1.1\\r\\nHost: " + here + "\\r\\nConnection: close\\r\\n\\r\\n",
+            }
+            statuses = {name: ask(request)[0] for name, request in cases.items()}
+            # /tiles.json names the host it was asked on; its tag covers that host, so another host's tag earns no 304.
+            first = ask("GET /tiles.json HTTP/1.1\\r\\nHost: localhost:\(port)\\r\\nConnection: close\\r\\n\\r\\n")
+            tag = first[1].get("etag")
+            second = ask("GET /tiles.json HTTP/1.1\\r\\nHost: " + here + "\\r\\nIf-None-Match: " + tag + "\\r\\nConnection: close\\r\\n\\r\\n")
+            print(json.dumps({"statuses": statuses, "first": [first[0], first[1].get("vary"), first[2]],
+                              "second": [second[0], second[1].get("etag") != tag, second[2]]}))
+            """)
+        let result = try #require(jsonObject(report) as? [String: Any], "\(report)")
+        let statuses = result["statuses"] as? [String: Int] ?? [:]
+        #expect(statuses == ["two": 400, "malformed": 400, "absoluteOther": 400, "absoluteSame": 200, "plain": 200], "\(statuses)")
+        let first = result["first"] as? [Any] ?? []
+        #expect(first.first as? Int == 200 && first[1] as? String == "Accept-Encoding, Host", "\(first)")
+        #expect((first[2] as? String ?? "").contains("\"http://localhost:\(port)/tiles/{z}/{x}/{y}.mvt\""), "\(first)")
+        let second = result["second"] as? [Any] ?? []
+        #expect(second.first as? Int == 200 && second[1] as? Bool == true, "\(second)")
+        #expect((second[2] as? String ?? "").contains("\"http://127.0.0.1:\(port)/tiles/"), "\(second)")
+        _ = server.stop()
+    }
+
+    @Test("serve starts without Leaflet: the API and tiles answer, / is a 503 naming the packages")
+    func withoutLeaflet() throws {
+        let home = try TestPaths.temporaryDirectory()
+        var cli = try Self.builtIn(home)
+        let empty = home.path("no-leaflet")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        cli.environment["HUBGEO_LEAFLET_DIR"] = empty
+        let server = try ServeProcess(arguments: [], environment: cli.environment)
+        let page = try server.get("/")
+        #expect(page.status == 503 && page.body.contains("libjs-leaflet"), "\(page)")
+        #expect(try server.get("/api/stats").status == 200)
+        #expect(try server.get("/tiles.json").status == 200)
+        #expect(server.log.contains("warning: cannot read \(empty)/"), "\(server.log)")
+        _ = server.stop()
+        // `hubgeo map` keeps its error.
+        let map = try cli.run(["map", "-o", home.path("map.html")])
+        #expect(map.status == 1 && map.stderr.contains("libjs-leaflet"), "\(map.stderr)")
+    }
+
     @Test("a control character in a parameter is a 400 naming the parameter")
     func controlCharacters() throws {
         let home = try TestPaths.temporaryDirectory()

@@ -76,7 +76,7 @@ package struct SettingValue: Sendable, Equatable {
     // MARK: - Messages
 
     /// `SOURCE "VALUE" PROBLEM`, the value with control characters shown as `\u{..}`.
-    private func invalid(_ problem: String) -> SettingError {
+    package func invalid(_ problem: String) -> SettingError {
         SettingError(source: source, message: "\(source) \"\(Self.escaped(text))\" \(problem)")
     }
 

@@ -53,6 +53,10 @@ struct SettingValidationTests {
         .init(variable: "HUBGEO_NOMINATIM_URL", value: "ftp://example.org", arguments: ["localize", "--lang", "en", "--offline"]),
         .init(variable: "HUBGEO_PORT", value: "99999", arguments: ["serve"]),
         .init(variable: "HUBGEO_PORT", value: "http", arguments: ["serve"]),
+        .init(variable: "HUBGEO_CORS", value: "club.example", arguments: ["serve"]),
+        .init(variable: "HUBGEO_CORS", value: "*, https://club.example", arguments: ["serve"]),
+        .init(variable: "HUBGEO_PUBLIC_URL", value: "ftp://maps.example", arguments: ["serve"]),
+        .init(variable: "HUBGEO_PUBLIC_URL", value: "https://maps.example/?x=1", arguments: ["serve"]),
     ]
 
     @Test(arguments: badValues)
@@ -87,6 +91,30 @@ struct SettingValidationTests {
         let result = try cli.run(["localize", "--lang", "en", "--offline"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(config.path):3: request-interval \"soon\""), "\(result.stderr)")
+    }
+
+    @Test("serve's --cors and --public-url: a bad value names the flag (exit 64), a typo is refused (exit 64), the config file names its line")
+    func serveFlags() throws {
+        for (arguments, expected) in [
+            (["serve", "--cors", "club.example"], "--cors \"club.example\""),
+            (["serve", "--cors", "https://club.example", "none"], "--cors \"none\""),
+            (["serve", "--public-url", "ftp://maps.example"], "--public-url \"ftp://maps.example\""),
+            (["serve", "--public-url", "https://maps.example/#x"], "--public-url \"https://maps.example/#x\""),
+            (["serve", "--corss", "*"], "--cors"),
+        ] {
+            let result = try cli.run(arguments, timeout: 60)
+            #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+        }
+        for (line, expected) in [("cors = club.example", ":2: cors \"club.example\""), ("public-url = maps.example", ":2: public-url \"maps.example\""),
+                                 ("cors-origins = *", ":2: unknown key \"cors-origins\"")] {
+            let config = try home.write("config", "# serve\n\(line)\n")
+            var cli = cli
+            cli.environment["HUBGEO_CONFIG"] = config.path
+            let result = try cli.run(["serve"], timeout: 60)
+            #expect(result.status == 1, "\(line): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains(config.path + expected), "\(line): \(result.stderr)")
+        }
     }
 
     // MARK: - Header values
