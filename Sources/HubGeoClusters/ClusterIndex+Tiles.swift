@@ -47,6 +47,13 @@ extension ClusterIndex {
         return counts
     }
 
+    /// The locations (item ids below ``locationCount``) of more than `count` organizations each
+    /// (co-located groups that a list of `count` does not show whole).
+    package func locations(holdingMoreThan count: Int) -> [Int] {
+        let starts = storage.groupStarts
+        return (0..<storage.groupCount).filter { Int(starts[$0 + 1] - starts[$0]) > count }
+    }
+
     /// An identity of the index's arrays: equal for copies of one index (loaded once), different
     /// for another load or build. For keeping values computed from an index beside it.
     package var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }

@@ -193,6 +193,7 @@ enum DatabaseSchema {
         migrator.registerMigration("document cache v1", migrate: DocumentCache.createTable)
         migrator.registerMigration("v4 cluster index", migrate: ClusterIndexTable.create)
         migrator.registerMigration("v5 import statistics", migrate: ImportStatistics.addColumns)
+        migrator.registerMigration("v6 organization writes", migrate: OrganizationWrites.create)
         return migrator
     }
 }

@@ -51,10 +51,17 @@ public final class ClusterIndexCache: @unchecked Sendable {
     private var cached: (key: Key, index: ClusterIndex)?
 
     /// Which index: the stored one of an import, or one built from the organizations of a
-    /// database that holds none (made by an older hubgeo), as of its last import.
+    /// database that holds none (made by an older hubgeo), as of its last import, or built from
+    /// rows written by another program since (``OrganizationWrites``), as of its `writes`.
     struct Key: Equatable {
         var stored: Bool
         var importRun: Int64
+        var writes: Int64 = 0
+
+        /// True when the rows of `self` are at least as new as those of `other`.
+        func isNewer(than other: Key) -> Bool {
+            (importRun, writes) >= (other.importRun, other.writes)
+        }
     }
 
     /// An empty cache: the first call loads the index.
@@ -64,25 +71,28 @@ public final class ClusterIndexCache: @unchecked Sendable {
     /// loaded (or built) and kept if it is the newest seen.
     func index(_ db: Database) throws -> ClusterIndex {
         let key: Key
-        if let run = try ClusterIndexTable.storedImportRun(db) {
+        let writes = try OrganizationWrites.sinceImport(db)
+        if writes == nil, let run = try ClusterIndexTable.storedImportRun(db) {
             key = Key(stored: true, importRun: run)
         } else {
-            key = Key(stored: false, importRun: try Int64.fetchOne(db, sql: "SELECT max(id) FROM import_run") ?? 0)
+            // The stored index is not that of the rows (or there is none): built from them.
+            key = Key(stored: false, importRun: try Int64.fetchOne(db, sql: "SELECT max(id) FROM import_run") ?? 0, writes: writes ?? 0)
         }
         // One loads while the others wait for it, rather than all loading the same index at once.
         lock.lock()
         defer { lock.unlock() }
         if let cached, cached.key == key { return cached.index }
         let index = key.stored ? try ClusterIndexTable.load(db) : try ClusterIndexTable.build(db)
-        if cached.map({ $0.key.importRun <= key.importRun }) ?? true { cached = (key, index) }
+        if cached.map({ key.isNewer(than: $0.key) }) ?? true { cached = (key, index) }
         return index
     }
 }
 
 extension OrganizationReading where Self: ~Copyable {
-    /// The cluster index of the organizations: the one the last import stored, or, in a database
-    /// that holds none (made by an older hubgeo and opened read-only since), one built from the
-    /// organizations. `cache` keeps it between calls.
+    /// The cluster index of the organizations: the one the last import stored, or one built from
+    /// the organizations in a database that holds none (made by an older hubgeo and opened
+    /// read-only since) or whose rows another program wrote since that import. `cache` keeps it
+    /// between calls.
     public func clusterIndex(cache: ClusterIndexCache = ClusterIndexCache()) throws -> ClusterIndex {
         try database.read { db in try cache.index(db) }
     }
@@ -125,10 +135,12 @@ extension OrganizationReading where Self: ~Copyable {
         }
     }
 
-    /// A short text that changes with every import (and differs between databases): the
-    /// version of every answer that depends on the organizations alone. Nil before any import.
+    /// A short text that changes with every import (and differs between databases), and with
+    /// every write of another program to the organizations since: the version of every answer
+    /// that depends on the organizations alone. Nil before any import.
     public func importVersion() throws -> String? {
         try database.read { db in
+            let writes = try OrganizationWrites.sinceImport(db)
             // Asked by every request of the server: prepared once per connection.
             let statement = try db.cachedStatement(sql: """
                 SELECT id, imported_at || char(31) || source || char(31) || organizations || char(31) || added || char(31)
@@ -138,7 +150,7 @@ extension OrganizationReading where Self: ~Copyable {
             guard let row = try Row.fetchOne(statement) else { return nil }
             var hash = FNV1a()
             hash.addField(row[1] as String?)
-            return "\(row[0] as Int64)-\(FNV1a.hex(hash.value))"
+            return "\(row[0] as Int64)-\(FNV1a.hex(hash.value))" + (writes.map { "-w\($0)" } ?? "")
         }
     }
 }

@@ -31,6 +31,8 @@ extension OrganizationStore {
             let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
             try db.execute(sql: "PRAGMA cache_size = -32768")
             defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+            // Rows written by another program since the last import: its record of them no longer holds.
+            let writtenOutside = try OrganizationWrites.sinceImport(db) != nil && ClusterIndexTable.storedImportRun(db) != nil
             var sync = try SyncState(db)
             let triggers = sync.existing.isEmpty && sync.damaged.isEmpty ? try SpatialIndex.beginBulkLoad(db) : nil
             let writer = try RowWriter(db)
@@ -56,9 +58,15 @@ extension OrganizationStore {
                                  summary.addedCount, summary.changedCount, summary.removedCount] + sync.statistics.arguments)
             if let damage = try ClusterIndexTable.refresh(
                 db, importRun: db.lastInsertedRowID,
-                organizationsChanged: summary.addedCount + summary.changedCount + summary.removedCount > 0 || !sync.damaged.isEmpty) {
+                organizationsChanged: summary.addedCount + summary.changedCount + summary.removedCount > 0 || !sync.damaged.isEmpty
+                    || writtenOutside) {
                 summary.repairs.append("\(damage); rebuilt")
             }
+            if writtenOutside {
+                summary.repairs.append("table organization was written by another program since the last import; "
+                    + "its rows and the map's cluster index are those of the data again")
+            }
+            try OrganizationWrites.markImported(db)
             summary.added.sort()
             summary.changed.sort()
             summary.removed.sort()

@@ -53,27 +53,50 @@ extension OrganizationReading where Self: ~Copyable {
     }
 
     /// The rows of the organizations with these row ids (those that exist), with the cached places
-    /// of `localization`.
+    /// of `localization`: one query (the ids as a JSON array, each looked up by its row id), as a
+    /// served tile reads the organizations it lists.
     package func mapRows(ids: some Sequence<Int64>, localization: LocalizationSource?) throws -> [Int64: MapOrganizationRow] {
+        let wanted = Set(ids)
+        guard !wanted.isEmpty else { return [:] }
         let localization = try localization.flatMap { try hasGeocodeCache() ? $0 : nil }
         var sql = "SELECT \(Self.mapColumns)"
-        var arguments: [(any DatabaseValueConvertible)?] = []
+        if localization != nil { sql += ", " + OrganizationQuery.localizedColumns }
+        sql += "\nFROM json_each(?) AS wanted CROSS JOIN organization o ON o.id = wanted.value"
+        var arguments: [(any DatabaseValueConvertible)?] = ["[" + wanted.sorted().map(String.init).joined(separator: ",") + "]"]
         if let localization {
-            sql += ", " + OrganizationQuery.localizedColumns
+            sql += "\n" + OrganizationQuery.localizedJoin
             arguments += OrganizationQuery.localizedJoinArguments(localization)
         }
-        sql += "\nFROM organization o"
-        if localization != nil { sql += "\n" + OrganizationQuery.localizedJoin }
-        sql += "\nWHERE o.id = ?"
         return try database.read { db in
-            let statement = try db.cachedStatement(sql: sql)
+            let cursor = try Row.fetchCursor(try db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
             var rows: [Int64: MapOrganizationRow] = [:]
-            for id in ids where rows[id] == nil {
-                guard let row = try Row.fetchOne(statement, arguments: StatementArguments(arguments + [id])) else { continue }
-                rows[id] = mapRow(row, localized: localization != nil)
+            while let row = try cursor.next() {
+                let mapped = mapRow(row, localized: localization != nil)
+                rows[mapped.rowID] = mapped
             }
             return rows
         }
+    }
+
+    /// Of the organizations with these row ids, those a list of at most `limit` of them shows: the
+    /// first by name, then town (as ``MapClusters`` and the tiles sort a co-located group), by row
+    /// id. Reads only their ids, names and towns, in one query.
+    package func firstByName(ids: some Sequence<Int64>, limit: Int) throws -> [Int64] {
+        let wanted = Set(ids)
+        guard !wanted.isEmpty, limit > 0 else { return [] }
+        let sql = "SELECT o.id, o.full_name, o.town FROM json_each(?) AS wanted CROSS JOIN organization o ON o.id = wanted.value"
+        let list = "[" + wanted.sorted().map(String.init).joined(separator: ",") + "]"
+        var named: [(id: Int64, name: String, town: String)] = []
+        try database.read { db in
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: [list])
+            while let row = try cursor.next() {
+                let checked = CheckedRow(row, place: "organization row \(row[0] as Int64)")
+                let name = try checked.text(1, "full_name"), town = try checked.text(2, "town")
+                named.append((id: row[0], name: name, town: town))
+            }
+        }
+        named.sort { ($0.name, $0.town) < ($1.name, $1.town) }
+        return named.prefix(limit).map(\.id)
     }
 
     /// Per item of `index` (built from this database's row ids), how many of its organizations

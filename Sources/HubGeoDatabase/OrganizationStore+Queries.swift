@@ -120,10 +120,12 @@ extension OrganizationReading where Self: ~Copyable {
 
     /// Counts, extent, source and time of the last import: one row, the last import's
     /// (`ImportStatistics`), whatever the number of organizations. A database whose last
-    /// import recorded no counts (an older hubgeo's, until the next import) is scanned.
+    /// import recorded no counts (an older hubgeo's, until the next import), or whose rows another
+    /// program wrote since it (``OrganizationWrites``), is scanned.
     public func statistics() throws -> StoreStatistics {
         try database.read { db in
-            let stored = try ImportStatistics.stored(in: db)
+            // The counts the last import recorded, unless another program wrote rows since (``OrganizationWrites``).
+            let stored = try ImportStatistics.stored(in: db) && OrganizationWrites.sinceImport(db) == nil
             let recorded = stored ? ", " + ImportStatistics.columns.joined(separator: ", ") : ""
             let run = try Row.fetchOne(db, sql: "SELECT id, source, imported_at\(recorded) FROM import_run ORDER BY id DESC LIMIT 1")
             var counts: ImportStatistics?

@@ -10,7 +10,10 @@ import HubGeoClusters
 ///   properties: id, name, nickName, type, town...) or co-located group (`kind` "colocated", `id`
 ///   "g" + its number, `count`, `clubs`, `museums` and the caller's group properties).
 ///
-/// Every feature's MVT id is the item's number in the index. Features are in item order, so a
+/// A feature's MVT id is the item's number in the index, once per layer (MVT 2.1 §4.2: ids SHOULD
+/// be unique): at zoom 0 a point near the antimeridian lies in the tile and, a world away, in its
+/// buffer (a point on ±180 on both edges); the copy the tile owns (``TileGrid/owns(x:y:in:)``'s
+/// columns) carries the id, the other has none. Features are in item order, so a
 /// tile's bytes depend only on the index, the counts and the attributes. Zooms beyond the index's
 /// separation zoom show its last level.
 public struct ClusterTiles: Sendable {
@@ -48,6 +51,22 @@ public struct ClusterTiles: Sendable {
     /// The MVT of `tile`; empty when nothing lies in it.
     public func tile(_ tile: TileAddress, attributes: some TileAttributes) throws -> [UInt8] {
         try encode(placements(of: tile), attributes: attributes)
+    }
+
+    /// The row ids of the organizations whose properties the features of `tile` give: each
+    /// organization alone, and of each co-located group those `listed` gives (called with the
+    /// group's organizations; it may give them all). What a served tile reads.
+    package func organizationIDs(in tile: TileAddress, listed: (ClusterIndex.OrganizationIDs) -> [Int64]) throws -> [Int64] {
+        var ids: [Int64] = []
+        for placement in placements(of: tile) {
+            let item = try index.item(id: Int(placement.node))
+            switch item.kind {
+            case .cluster: break
+            case .organization: if let id = item.organizationIDs.first { ids.append(id) }
+            case .colocatedGroup: ids += listed(item.organizationIDs)
+            }
+        }
+        return ids
     }
 
     /// The items in `tile` and its buffer, in item order.
@@ -185,6 +204,20 @@ public struct ClusterTiles: Sendable {
         }
     }
 
+    /// True when the placement at `position` of `placements` (sorted by node, then shift) carries its
+    /// node's id: the one copy of the node inside the tile's columns, or its first copy when none is
+    /// (copies of one node differ only in their shift by a world, so they share a row).
+    static func carriesID(_ placements: [Placement], at position: Int, extent: Int) -> Bool {
+        let node = placements[position].node
+        var first = position
+        while first > 0 && placements[first - 1].node == node { first -= 1 }
+        var last = position
+        while last + 1 < placements.count && placements[last + 1].node == node { last += 1 }
+        if first == last { return true }
+        let inside = (first...last).first { placements[$0].x >= 0 && Int(placements[$0].x) < extent }
+        return position == (inside ?? first)
+    }
+
     /// An item placed in a tile of a zoom being written whole: the tile (id and column, row) and the placement.
     struct TileEntry {
         var id: UInt64
@@ -199,8 +232,9 @@ public struct ClusterTiles: Sendable {
         var clusters = VectorTileLayer(name: TileLayers.clusters, extent: grid.extent)
         var organizations = VectorTileLayer(name: TileLayers.organizations, extent: grid.extent)
         var properties: [TileProperty] = []
-        for placement in placements {
+        for (position, placement) in placements.enumerated() {
             let node = Int(placement.node)
+            let id = Self.carriesID(placements, at: position, extent: grid.extent) ? UInt64(node) : nil
             let item = try index.item(id: node)
             let museums = UInt64(self.museums[node]), count = UInt64(item.count)
             properties.removeAll(keepingCapacity: true)
@@ -215,11 +249,11 @@ public struct ClusterTiles: Sendable {
                 properties.append(TileProperty("south", .double(item.bounds.south)))
                 properties.append(TileProperty("east", .double(item.bounds.east)))
                 properties.append(TileProperty("north", .double(item.bounds.north)))
-                clusters.addPoint(id: UInt64(node), x: Int(placement.x), y: Int(placement.y), properties: properties)
+                clusters.addPoint(id: id, x: Int(placement.x), y: Int(placement.y), properties: properties)
             case .organization:
                 properties.append(TileProperty("kind", "organization"))
                 if let id = item.organizationIDs.first, let own = try attributes.organization(id) { properties += own }
-                organizations.addPoint(id: UInt64(node), x: Int(placement.x), y: Int(placement.y), properties: properties)
+                organizations.addPoint(id: id, x: Int(placement.x), y: Int(placement.y), properties: properties)
             case .colocatedGroup:
                 properties.append(TileProperty("kind", "colocated"))
                 properties.append(TileProperty("id", "g\(node)"))
@@ -227,7 +261,7 @@ public struct ClusterTiles: Sendable {
                 properties.append(TileProperty("clubs", .unsigned(count - museums)))
                 properties.append(TileProperty("museums", .unsigned(museums)))
                 properties += try attributes.group(item.organizationIDs)
-                organizations.addPoint(id: UInt64(node), x: Int(placement.x), y: Int(placement.y), properties: properties)
+                organizations.addPoint(id: id, x: Int(placement.x), y: Int(placement.y), properties: properties)
             }
         }
         var tile = ProtobufWriter()

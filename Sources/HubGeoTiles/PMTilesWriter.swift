@@ -143,11 +143,13 @@ public final class PMTilesWriter: TileArchiveWriter {
         u64(dataOffset); u64(written)
         u64(addressed); u64(UInt64(entries.count)); u64(UInt64(contentCount))
         header += [1, 2, 2, 1]  // clustered; internal compression gzip; tile compression gzip; tile type MVT
-        header += [UInt8(minimumZoom == .max ? 0 : minimumZoom), UInt8(maximumZoom)]
+        // The zooms of the first and last tile, and a centre zoom between them (go-pmtiles `verify`'s rules).
+        let lowest = minimumZoom == .max ? 0 : minimumZoom
+        header += [UInt8(lowest), UInt8(maximumZoom)]
         let bounds = metadata.bounds
         i32(bounds.west); i32(bounds.south); i32(bounds.east); i32(bounds.north)
         let center = metadata.center
-        header.append(UInt8(center.zoom))
+        header.append(UInt8(min(max(center.zoom, lowest), max(lowest, maximumZoom))))
         i32(center.longitude); i32(center.latitude)
         precondition(header.count == headerSize)
         for part in [header, root, metadataBytes, leaves] {

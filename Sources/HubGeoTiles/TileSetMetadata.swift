@@ -10,8 +10,18 @@ public struct TileSetMetadata: Sendable {
     public var description = "Photo clubs and museums of Photo Club Hub, clustered for every zoom (hubgeo)"
     /// Whom the map credits.
     public var attribution = "Photo Club Hub"
-    /// The box of the organizations (west, south, east, north, degrees).
-    public var bounds: (west: Double, south: Double, east: Double, north: Double) = (-180, -85.0511, 180, 85.0511)
+    /// The box of the organizations (west, south, east, north, degrees), with an area: a side
+    /// narrower than ``minimumSide`` (one organization, or all on one meridian or parallel) is
+    /// widened to it around its middle, inside the world, when set. A box of no area is refused
+    /// by PMTiles readers (go-pmtiles `verify`: "bounds has area <= 0: clients may not display
+    /// tiles correctly"), and the archive's metadata and TileJSON give the same box as its header.
+    public var bounds: (west: Double, south: Double, east: Double, north: Double) = (-180, -85.0511, 180, 85.0511) {
+        didSet { bounds = Self.withArea(bounds) }
+    }
+
+    /// The narrowest side of ``bounds``, in degrees: about a metre, and 100 units of the PMTiles
+    /// header's 1e-7 degrees.
+    public static let minimumSide = 0.00001
     /// The first zoom.
     public var minimumZoom = 0
     /// The last zoom.
@@ -23,6 +33,19 @@ public struct TileSetMetadata: Sendable {
 
     /// The metadata of hubgeo's tiles, of the whole world, at zoom 0.
     public init() {}
+
+    /// `box` with every side at least ``minimumSide`` long, within -180...180 and -90...90.
+    static func withArea(_ box: (west: Double, south: Double, east: Double, north: Double))
+        -> (west: Double, south: Double, east: Double, north: Double) {
+        func widened(_ low: Double, _ high: Double, limit: Double) -> (Double, Double) {
+            guard !(high - low >= minimumSide) else { return (low, high) }
+            let middle = min(limit - minimumSide / 2, max(-limit + minimumSide / 2, (low + high) / 2))
+            return (middle - minimumSide / 2, middle + minimumSide / 2)
+        }
+        let (west, east) = widened(box.west, box.east, limit: 180)
+        let (south, north) = widened(box.south, box.north, limit: 90)
+        return (west, south, east, north)
+    }
 
     /// The centre of the bounds, at the lowest zoom.
     public var center: (longitude: Double, latitude: Double, zoom: Int) {

@@ -19,14 +19,14 @@ struct VectorTileLayer {
     }
 
     /// Adds a point at tile coordinates (x, y) (0...extent inside the tile, beyond it in the buffer).
-    mutating func addPoint(id: UInt64, x: Int, y: Int, properties: [TileProperty]) {
+    mutating func addPoint(id: UInt64?, x: Int, y: Int, properties: [TileProperty]) {
         tags.removeAll(keepingCapacity: true)
         for property in properties {
             tags.append(index(ofKey: property.name))
             tags.append(index(ofValue: property.value))
         }
         var feature = ProtobufWriter()
-        feature.varintField(1, id)
+        if let id { feature.varintField(1, id) }
         feature.packedField(2, tags)
         feature.varintField(3, 1)  // GeomType.POINT
         // One MoveTo (command 1) with one point: (1 & 0x7) | (1 << 3), then zigzag dx, dy from (0, 0).

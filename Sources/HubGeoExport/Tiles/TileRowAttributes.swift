@@ -9,26 +9,16 @@ import HubGeoTiles
 /// JSON text of its organizations' list as `/api/clusters` gives it (by name, at most
 /// `groupLimit`).
 struct TileRowAttributes: TileAttributes {
-    /// The rows: all of them at hand (an archive), or read as needed from a snapshot (a tile).
-    enum Rows {
-        case loaded(TileRowTable)
-        /// The connections of a snapshot (``StoreSnapshot/database``), used only while its block runs.
-        case snapshot(StoreDatabase, LocalizationSource?)
-    }
-
-    let rows: Rows
+    /// The rows the tiles list: all of them (an archive), or those of one tile (a served tile,
+    /// read in one query).
+    let rows: TileRowTable
     let groupLimit: Int
-
-    func row(_ id: Int64) throws -> TileRow? {
-        switch rows {
-        case .loaded(let rows): return rows.row(id)
-        case .snapshot(let database, let localization):
-            return try StoreSnapshot(database).mapRows(ids: [id], localization: localization)[id].map(TileRow.init)
-        }
-    }
+    /// Of a co-located group larger than `groupLimit`, by its first organization's row id, the
+    /// organizations its list shows, when known (``TileCache``): only those are looked at.
+    var listed: [Int64: [Int64]] = [:]
 
     func organization(_ id: Int64) throws -> [TileProperty]? {
-        guard let row = try row(id) else { return nil }
+        guard let row = rows.row(id) else { return nil }
         var properties = [
             TileProperty("id", row.stableID), TileProperty("name", row.name), TileProperty("nickName", row.nickName),
             TileProperty("type", row.type.rawValue), TileProperty("town", row.town),
@@ -39,13 +29,7 @@ struct TileRowAttributes: TileAttributes {
     }
 
     func group(_ ids: ClusterIndex.OrganizationIDs) throws -> [TileProperty] {
-        var members: [TileRow] = []
-        switch rows {
-        case .loaded(let rows): members = ids.compactMap { rows.row($0) }
-        case .snapshot(let database, let localization):
-            let found = try StoreSnapshot(database).mapRows(ids: ids, localization: localization)
-            members = ids.compactMap { found[$0].map(TileRow.init) }
-        }
+        var members = (ids.first.flatMap { listed[$0] } ?? Array(ids)).compactMap { rows.row($0) }
         members.sort { ($0.name, $0.town) < ($1.name, $1.town) }
         var text = "["
         for (index, row) in members.prefix(max(0, groupLimit)).enumerated() {

@@ -33,7 +33,9 @@ struct TilesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("pmtiles, mbtiles or folder (default: from the name).", valueName: "format"))
     var format: TileArchiveFormat?
 
-    @Option(name: .customLong("max-zoom"), help: ArgumentHelp(
+    // Taken whatever it looks like, as --near's first number is (``SelectionOptions``): the parser reads
+    // `-1` as an option and would say only "Missing value"; validate() then says what was typed and the range.
+    @Option(name: .customLong("max-zoom"), parsing: .unconditional, help: ArgumentHelp(
         "The highest zoom written, 0 to \(TilesCommand.zoomLimit) (default: what the data needs, at most 14).", valueName: "z"))
     var maxZoom: Int?
 

@@ -11,7 +11,7 @@ struct SelectionOptions: ParsableArguments {
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Only organizations within --km of this point.", valueName: "lat lon"))
     var near: [Degrees] = []
 
-    @Option(help: "Radius in kilometres for --near.")
+    @Option(parsing: .unconditional, help: "Radius in kilometres for --near.")
     var km: Double?
 
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp(
