@@ -142,7 +142,8 @@ let package = Package(
             name: "HubGeoTestSupport",
             dependencies: ["HubGeo"],
             path: "Tests/HubGeoTestSupport",
-            exclude: ["loopback_server.py", "map_browser.py", "pmtiles_verify.py", "vector_tiles.py", "action_runner.py"]),
+            exclude: ["action_runner.py", "headless_chromium.py", "loopback_server.py", "map_browser.py", "maplibre_browser.py",
+                      "pmtiles_verify.py", "vector_tiles.py"]),
         // A test target per library module, and the server's and the commands' (as swift-collections
         // has); those that run the built hubgeo depend on it, so that it is built first.
         // The values: geodesy against an independent reference, search boxes.
