@@ -180,6 +180,7 @@ let package = Package(
         .testTarget(
             name: "HubGeoDatabaseTests",
             dependencies: [
+                "HubGeoClusters",
                 "HubGeoDatabase",
                 "HubGeoImport",
                 "HubGeoModel",
@@ -205,6 +206,7 @@ let package = Package(
                 "HubGeoDatabase",
                 "HubGeoExport",
                 "HubGeoGeocoding",
+                "HubGeoHTTP",
                 "HubGeoImport",
                 "HubGeoModel",
                 "HubGeoTestSupport",
@@ -233,6 +235,7 @@ let package = Package(
         .testTarget(
             name: "HubGeoServerTests",
             dependencies: [
+                "HubGeoClusters",
                 "HubGeoDatabase",
                 "HubGeoExport",
                 "HubGeoImport",
@@ -284,7 +287,13 @@ let package = Package(
 )
 
 // A warning in this repository's Swift code fails its build (CI's too): the build prints none.
+// MemberImportVisibility (SE-0444): a file sees the members (extensions' methods, conformances'
+// operators) of the modules it imports itself only, not of every module the target links, so the
+// imports at the head of a file name its neighbours, and a removed import that was used fails the build.
 // SwiftPM applies these settings to this package as the root only, never when it is a dependency.
 for target in package.targets where target.type != .plugin && !["CCurl", "CZlib"].contains(target.name) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .treatAllWarnings(as: .error),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
 }

@@ -1,5 +1,4 @@
 import GRDB
-import GRDBSQLite
 import HubGeoModel
 
 /// Data in a hubgeo database that is not what hubgeo wrote there (another program, `PRAGMA

@@ -1,6 +1,4 @@
 import Foundation
-import HubGeoModel
-
 
 /// Where hubgeo keeps its database unless told otherwise.
 package enum DatabaseLocation {

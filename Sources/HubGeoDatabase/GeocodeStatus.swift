@@ -1,5 +1,3 @@
-import HubGeoModel
-
 /// Whether a reverse-geocoding answer names a place: what the geocode cache stores per answer.
 package enum GeocodeStatus: String, Sendable, Codable {
     /// Nominatim returned a place.

@@ -1,6 +1,4 @@
 import Foundation
-import HubGeoModel
-
 
 /// Why ``OrganizationReading/organization(named:)`` found not exactly one organization: an answer
 /// about the data (a user's typo, a name too short), where ``StoreError`` is a failure of the

@@ -1,7 +1,5 @@
 import GRDB
 import GRDBSQLite
-import HubGeoModel
-
 
 extension OrganizationReading where Self: ~Copyable {
     /// As ``forEach(_:filter:order:body:)``, for the exports' byte path: the organizations that

@@ -4,8 +4,6 @@ import Glibc
 import Darwin
 #endif
 import GRDB
-import HubGeoModel
-
 
 extension OrganizationReading where Self: ~Copyable {
     /// True when the database has the geocode cache (a database made by an older hubgeo gets it

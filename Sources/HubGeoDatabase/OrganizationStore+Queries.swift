@@ -1,7 +1,5 @@
-import Foundation
 import GRDB
 import HubGeoModel
-
 
 extension OrganizationReading where Self: ~Copyable {
     /// Organizations within `radiusMeters` of `center` by ellipsoidal (WGS84) distance,

@@ -1,6 +1,3 @@
-import GRDB
-import HubGeoModel
-
 /// What reads the organizations: the store itself, each call in a read transaction of its own,
 /// and a ``StoreSnapshot``, every call in the snapshot's one transaction. The queries are written
 /// once, for both, in extensions of this protocol.

@@ -1,8 +1,6 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-import HubGeoModel
-
 
 /// The SpatiaLite database of organizations: a POINT geometry (SRID 4326) with an R*Tree
 /// spatial index per organization, WAL mode so that readers never wait for an import.

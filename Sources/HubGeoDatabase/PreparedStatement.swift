@@ -1,7 +1,5 @@
 import GRDB
 import GRDBSQLite
-import HubGeoModel
-
 
 /// One SQLite statement, prepared once on a connection and run many times (the import's
 /// inserts): values are bound straight into SQLite, text with its byte length so that a NUL

@@ -1,7 +1,5 @@
 import GRDB
 import GRDBSQLite
-import HubGeoModel
-
 
 /// Builds the R*Tree of a bulk load in one go, packed: the points are sorted into tiles (the
 /// Sort-Tile-Recursive method of Leutenegger et al., 1997), each tile fills three quarters of one node, and the

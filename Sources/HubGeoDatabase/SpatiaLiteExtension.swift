@@ -1,7 +1,5 @@
 import GRDB
 import GRDBSQLite
-import HubGeoModel
-
 
 /// Loads SpatiaLite into a SQLite connection, with extension loading switched off again
 /// right after, so no SQL statement can load anything else.

@@ -1,6 +1,4 @@
 import GRDB
-import HubGeoModel
-
 
 /// Bulk loading into the empty `organization` table. SpatiaLite keeps its metadata through
 /// triggers on the table: a geometry check, "last modified" timestamps and the R*Tree upkeep,

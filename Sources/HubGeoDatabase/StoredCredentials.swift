@@ -1,7 +1,5 @@
-import Foundation
 import GRDB
 import HubGeoModel
-
 
 /// The user and password in URLs that an older hubgeo stored: the document cache's keys and the
 /// sources of past imports. Each import removes them (``URLRedaction``), inside its transaction;

@@ -1,5 +1,4 @@
 import HubGeoDatabase
-import HubGeoJSON
 import HubGeoModel
 
 /// The fields an export writes for one organization, in order, absent and empty values left

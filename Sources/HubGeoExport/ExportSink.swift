@@ -4,9 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import HubGeoDatabase
-import HubGeoJSON
-import HubGeoModel
 import HubGeoOutput
 
 /// Where an exporter writes its text, piece by piece: the writers hand over UTF-8 bytes in

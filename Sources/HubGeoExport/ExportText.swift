@@ -1,6 +1,3 @@
-import HubGeoDatabase
-import HubGeoJSON
-import HubGeoModel
 /// Text encodings the exporters share: JSON strings, XML text and coordinates.
 package enum ExportText {
     /// `text` as a JSON string literal (RFC 8259), quotes included: `"` and `\` escaped,

@@ -1,6 +1,5 @@
 import HubGeoDatabase
-import HubGeoJSON
-import HubGeoModel
+
 /// Writes organizations as an RFC 7946 GeoJSON `FeatureCollection`, one feature at a time.
 ///
 /// Each feature has the organization's stable id, a Point `[longitude, latitude]` (7 decimals

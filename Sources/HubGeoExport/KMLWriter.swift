@@ -1,5 +1,5 @@
+import Foundation
 import HubGeoDatabase
-import HubGeoJSON
 import HubGeoModel
 
 /// Writes organizations as a KML 2.2 document (OGC 07-147r2), one placemark at a time.

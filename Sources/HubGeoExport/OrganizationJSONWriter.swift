@@ -1,6 +1,4 @@
 import Foundation
-import HubGeoDatabase
-import HubGeoJSON
 import HubGeoModel
 
 /// The JSON of organizations in `--format json` output, the one writer of that shape: every

@@ -1,6 +1,4 @@
 import HubGeoDatabase
-import HubGeoJSON
-import HubGeoModel
 
 /// A writer that takes ``ExportRecord``s: the byte path from the database to the output.
 protocol ExportRecordWriter: OrganizationWriter {

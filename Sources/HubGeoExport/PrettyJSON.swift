@@ -1,7 +1,4 @@
 import Foundation
-import HubGeoDatabase
-import HubGeoJSON
-import HubGeoModel
 
 /// The JSON that `--format json` prints and the server's statistics: pretty, keys sorted,
 /// slashes unescaped, through `JSONEncoder`, for any `Encodable` value (statistics, sources,

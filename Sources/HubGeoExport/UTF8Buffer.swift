@@ -1,6 +1,3 @@
-import HubGeoDatabase
-import HubGeoJSON
-import HubGeoModel
 /// UTF-8 text built in one reusable byte buffer: what the exporters write through. Escaping
 /// goes through byte tables and numbers are formatted here, so a feature costs no `String`.
 /// A class over one allocation: appends are plain copies, with no copy-on-write checks.

@@ -1,7 +1,5 @@
 import Foundation
 import HubGeoDatabase
-import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 /// The cached reverse-geocode step that `localize` (``Localizer``) and `validate --geocode`

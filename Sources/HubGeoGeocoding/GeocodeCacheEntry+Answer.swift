@@ -1,8 +1,5 @@
 import Foundation
 import HubGeoDatabase
-import HubGeoHTTP
-import HubGeoJSON
-import HubGeoModel
 
 extension GeocodeCacheEntry {
     /// The entry for an answer obtained by asking in `language`.

@@ -4,9 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import HubGeoDatabase
-import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 /// Time for the geocoder's pacing: a monotonic clock and a way to wait. Tests inject their own.

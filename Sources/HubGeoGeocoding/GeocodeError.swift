@@ -1,7 +1,5 @@
 import Foundation
-import HubGeoDatabase
 import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 /// Why a reverse geocoding request gave no usable answer. Messages name the URL and status.

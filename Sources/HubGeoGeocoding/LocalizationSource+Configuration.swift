@@ -1,6 +1,3 @@
-import HubGeoDatabase
-import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 extension LocalizationSource {

@@ -1,7 +1,5 @@
 import Foundation
 import HubGeoDatabase
-import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 /// The `localize` batch: the localized town and country of every organization in every asked

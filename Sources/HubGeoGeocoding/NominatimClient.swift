@@ -1,7 +1,5 @@
 import Foundation
-import HubGeoDatabase
 import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 /// Reverse geocoding against one Nominatim server over `CurlClient` (libcurl): one connection,

@@ -1,7 +1,4 @@
 import Foundation
-import HubGeoDatabase
-import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 /// Where and how hubgeo asks Nominatim: endpoint, identification, pace, zoom and retries.

@@ -1,7 +1,3 @@
-import HubGeoDatabase
-import HubGeoHTTP
-import HubGeoJSON
-import HubGeoModel
 /// Nominatim's choice of a name in a language, as in its `Locales` class (5.x): for the
 /// languages asked, `name:XX`, then `name`, `brand`, then `official_name:XX`, `short_name:XX`,
 /// then `official_name`, `short_name`, `ref`; each tag also in its `_place_` form (names merged

@@ -1,8 +1,6 @@
 import Foundation
 import HubGeoDatabase
-import HubGeoHTTP
 import HubGeoJSON
-import HubGeoModel
 
 /// What one Nominatim reverse lookup says about a point, in one language.
 package struct ReverseGeocodeResult: Sendable, Equatable {

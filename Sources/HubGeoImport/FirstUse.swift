@@ -1,5 +1,6 @@
 import Foundation
 import HubGeoDatabase
+import HubGeoModel
 import HubGeoReader
 
 /// The first use of a database: a command that finds no data in it (no file, no organization,

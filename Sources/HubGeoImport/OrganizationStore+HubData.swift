@@ -1,6 +1,5 @@
 import Foundation
 import HubGeoDatabase
-import HubGeoModel
 import HubGeoReader
 
 extension OrganizationStore {

@@ -3,8 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import HubGeoModel
 
 /// An error writing an output: an export, a map page, an archive of tiles.
 public struct ExportError: Error, CustomStringConvertible, Sendable {

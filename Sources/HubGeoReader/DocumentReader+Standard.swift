@@ -1,6 +1,5 @@
 import Foundation
 import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 extension DocumentReader {

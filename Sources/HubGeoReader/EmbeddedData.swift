@@ -1,7 +1,4 @@
 import Foundation
-import HubGeoHTTP
-import HubGeoJSON
-import HubGeoModel
 
 /// The Photo Club Hub files built into hubgeo (from the repository's `Data/` folder),
 /// used when no other source is given so that the tool works offline.

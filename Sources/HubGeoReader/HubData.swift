@@ -1,5 +1,3 @@
-import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 /// Everything read from a Level 1 include tree and its Level 2 files, ready to import.

@@ -1,6 +1,4 @@
 import Foundation
-import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 /// Loads a Photo Club Hub data set: the Level 1 include tree from a root file (read by a

@@ -1,7 +1,5 @@
 import Foundation
-import HubGeoHTTP
 import HubGeoJSON
-import HubGeoModel
 
 extension JSONParser {
     /// Parses a whole Photo Club Hub document; a syntax error is a ``LoadError`` naming `file`.

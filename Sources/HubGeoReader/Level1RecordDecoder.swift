@@ -1,5 +1,4 @@
 import Foundation
-import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
 

@@ -1,6 +1,4 @@
 import Foundation
-import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 /// Where an organization is declared: its Level 1 file, the JSON path of its entry and the

@@ -1,4 +1,3 @@
-import HubGeoHTTP
 import HubGeoJSON
 import HubGeoModel
 

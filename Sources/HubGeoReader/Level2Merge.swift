@@ -1,5 +1,3 @@
-import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 extension Organization {

@@ -1,6 +1,4 @@
 import Foundation
-import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 /// A problem that stops an import as a whole: the data set would be incomplete otherwise.

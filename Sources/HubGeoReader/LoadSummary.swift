@@ -1,5 +1,3 @@
-import HubGeoHTTP
-import HubGeoJSON
 import HubGeoModel
 
 /// What a streaming load read besides the organizations it handed on (see

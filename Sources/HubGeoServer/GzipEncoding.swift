@@ -1,3 +1,4 @@
+import Foundation
 import HubGeo
 
 /// gzip content coding of the server's answers, for clients that accept it, with the one gzip

@@ -1,8 +1,6 @@
 import Foundation
 import HubGeo
-import HTTPTypes
 import Hummingbird
-import NIOCore
 
 /// The vector tiles of `hubgeo serve`, for MapLibre, OpenLayers, QGIS or GDAL:
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import HubGeo
 import HTTPTypes
 import Hummingbird

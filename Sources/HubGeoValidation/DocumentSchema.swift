@@ -1,8 +1,5 @@
-import HubGeoDatabase
-import HubGeoGeocoding
-import HubGeoJSON
-import HubGeoModel
 import HubGeoReader
+
 /// The keys each kind of object in Photo Club Hub files may have, and what their values are.
 /// `validate` walks every parsed document along this schema to find unknown keys (typos),
 /// wrong types in fields the importer does not read, and doubtful strings.

@@ -1,4 +1,3 @@
-import Foundation
 import HubGeoModel
 
 /// One field that differs between two versions of an organization, each side as shown to people

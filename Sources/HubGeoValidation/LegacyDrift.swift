@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoJSON
 import HubGeoModel
 import HubGeoReader
 

@@ -1,5 +1,4 @@
-import HubGeoDatabase
-import HubGeoGeocoding
+import Foundation
 import HubGeoJSON
 import HubGeoModel
 import HubGeoReader

@@ -1,8 +1,3 @@
-import HubGeoDatabase
-import HubGeoGeocoding
-import HubGeoJSON
-import HubGeoModel
-import HubGeoReader
 /// Edit distances, for "did you mean" suggestions.
 package enum Levenshtein {
     /// The number of single-character insertions, deletions and substitutions between `a` and `b`.

@@ -1,9 +1,6 @@
 import Foundation
-import HubGeoDatabase
-import HubGeoGeocoding
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// Walks a parsed document along its `DocumentSchema` and reports what the importer would
 /// not tell: unknown keys, duplicate keys, wrong types where the importer does not look,

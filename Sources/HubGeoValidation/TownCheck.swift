@@ -3,7 +3,6 @@ import HubGeoDatabase
 import HubGeoGeocoding
 import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// `validate --geocode`: does each organization's declared town match the place its coordinates
 /// point at? This catches swapped, mistyped and copy-pasted coordinates.

@@ -1,4 +1,3 @@
-import Foundation
 import HubGeoDatabase
 import HubGeoModel
 

@@ -1,8 +1,4 @@
-import HubGeoDatabase
-import HubGeoGeocoding
-import HubGeoJSON
 import HubGeoModel
-import HubGeoReader
 
 /// What `Validator` found: every diagnostic, sorted, and what was checked.
 public struct ValidationReport: Sendable, Codable, Equatable {

@@ -1,6 +1,4 @@
 import Foundation
-import HubGeoDatabase
-import HubGeoGeocoding
 import HubGeoJSON
 import HubGeoModel
 import HubGeoReader

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HubGeoClusters
 @testable import HubGeoDatabase
 @testable import HubGeoModel
 import HubGeoTestSupport

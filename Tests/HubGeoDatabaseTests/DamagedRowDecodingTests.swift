@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import HubGeoDatabase
 @testable import HubGeoImport
+import HubGeoModel
 @testable import HubGeoReader
 import HubGeoTestSupport
 import Testing

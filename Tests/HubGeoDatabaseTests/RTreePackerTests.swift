@@ -1,7 +1,7 @@
-import Foundation
 import GRDB
 @testable import HubGeoDatabase
 @testable import HubGeoImport
+import HubGeoModel
 import HubGeoTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HubGeoGeocoding
+import HubGeoHTTP
 @testable import HubGeoModel
 import HubGeoTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoDatabase
 @testable import HubGeoGeocoding
 import HubGeoTestSupport
 import Testing

@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 @testable import HubGeoDatabase
 @testable import HubGeoImport

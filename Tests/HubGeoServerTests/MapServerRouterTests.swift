@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HubGeoClusters
 @testable import HubGeoDatabase
 @testable import HubGeoExport
 @testable import HubGeoImport

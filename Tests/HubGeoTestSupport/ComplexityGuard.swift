@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Complexity guards, not speed measurements (`make bench` measures speed): a test compares the
 /// time of 8 times the input with that of the input, where linear work takes about 8 times as long

@@ -1,4 +1,3 @@
-import Foundation
 import HubGeo
 
 /// Stores and organizations for the export tests.

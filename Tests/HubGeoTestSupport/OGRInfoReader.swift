@@ -1,5 +1,3 @@
-import Foundation
-
 /// Parses the text `ogrinfo -ro -al` prints: features, their fields and point geometry.
 package enum OGRInfoReader {
     package struct Feature {

@@ -1,7 +1,6 @@
 import CCurl
 import Foundation
 @testable import HubGeoHTTP
-@testable import HubGeoReader
 import HubGeoTestSupport
 import Testing
 

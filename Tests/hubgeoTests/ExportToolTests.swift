@@ -1,6 +1,7 @@
 import Foundation
 @testable import HubGeoDatabase
 @testable import HubGeoExport
+import HubGeoModel
 import HubGeoTestSupport
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-@testable import HubGeoReader
 import HubGeoTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 @testable import HubGeoDatabase
-@testable import HubGeoReader
+import HubGeoModel
 import HubGeoTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoClusters
 @testable import HubGeoDatabase
 @testable import HubGeoExport
 @testable import HubGeoModel

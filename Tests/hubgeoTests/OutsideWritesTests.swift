@@ -1,6 +1,5 @@
 import Foundation
 @testable import HubGeoHTTP
-@testable import HubGeoModel
 import HubGeoTestSupport
 @testable import HubGeoTiles
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import HubGeoClusters
 @testable import HubGeoDatabase
 @testable import HubGeoExport

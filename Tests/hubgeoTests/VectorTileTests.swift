@@ -1,6 +1,5 @@
 import Foundation
 @testable import HubGeoClusters
-@testable import HubGeoExport
 @testable import HubGeoHTTP
 @testable import HubGeoModel
 import HubGeoTestSupport

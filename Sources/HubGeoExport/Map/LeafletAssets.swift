@@ -1,7 +1,4 @@
 import Foundation
-import HubGeoDatabase
-import HubGeoJSON
-import HubGeoModel
 
 /// Leaflet and Leaflet.markercluster as Debian installs them (`libjs-leaflet`,
 /// `libjs-leaflet.markercluster`), with their copyright files, read to be inlined into the page.

@@ -1,5 +1,4 @@
 import HubGeoDatabase
-import HubGeoJSON
 import HubGeoModel
 
 /// GeoJSON collections for the map page and the server, written by ``GeoJSONWriter``: the same

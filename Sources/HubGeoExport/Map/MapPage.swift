@@ -1,7 +1,4 @@
 import Foundation
-import HubGeoDatabase
-import HubGeoJSON
-import HubGeoModel
 
 /// The map page: one HTML file with Leaflet, its marker-cluster plugin, the world outline and
 /// (for `hubgeo map`) the data inlined, so that it opens with no network.

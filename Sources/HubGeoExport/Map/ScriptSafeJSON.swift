@@ -1,6 +1,3 @@
-import HubGeoDatabase
-import HubGeoJSON
-import HubGeoModel
 /// JSON text made safe to sit inside an HTML `<script>` element.
 ///
 /// In JSON, `<`, `>` and `&` only occur inside strings, where `\u003c`, `\u003e` and `\u0026`

@@ -1,6 +1,3 @@
-import HubGeoDatabase
-import HubGeoJSON
-import HubGeoModel
 /// The offline base layer of the map page: the world's countries at 1:110m.
 ///
 /// Natural Earth 1:110m Admin 0 countries, as the PyPI package geopandas 0.14.4 ships it

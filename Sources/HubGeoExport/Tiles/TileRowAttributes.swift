@@ -1,5 +1,4 @@
 import HubGeoClusters
-import HubGeoDatabase
 import HubGeoModel
 import HubGeoTiles
 

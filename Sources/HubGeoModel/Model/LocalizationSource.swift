@@ -1,5 +1,3 @@
-import Foundation
-
 /// Which cached reverse-geocoding answers a query shows: those in one language from one
 /// Nominatim endpoint at one zoom, the settings `hubgeo localize` asked with. Answers cached at
 /// another zoom or from another endpoint are never mixed in (a zoom-18 answer may name another

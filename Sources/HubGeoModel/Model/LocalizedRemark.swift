@@ -1,4 +1,5 @@
 /// A remark about an organization in one language (ISO 639-1 code, upper case as in the data).
+import Foundation
 public struct LocalizedRemark: Hashable, Sendable, Codable {
     /// The language code of the remark (`en`, `nl`, ...).
     public var language: String

@@ -1,7 +1,4 @@
 import Foundation
-import HubGeoHTTP
-import HubGeoJSON
-import HubGeoModel
 
 /// How an import uses the document cache for documents fetched by URL.
 public enum DocumentCachePolicy: Sendable, Equatable {

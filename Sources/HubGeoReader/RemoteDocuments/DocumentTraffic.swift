@@ -1,7 +1,4 @@
 import Foundation
-import HubGeoHTTP
-import HubGeoJSON
-import HubGeoModel
 
 /// What an import did with each document fetched by URL: fetched, confirmed unchanged by the
 /// server (304), served from the document cache, or known not to exist; and the bytes it moved.

@@ -1,7 +1,4 @@
 import Foundation
-import HubGeoHTTP
-import HubGeoJSON
-import HubGeoModel
 
 /// What a document fetched over http(s) may point to: other http(s) documents only. A remote
 /// tree can never make hubgeo read a local file, nor walk out of the server's root.

@@ -1,3 +1,4 @@
+import Foundation
 import HubGeoModel
 
 /// `validate --format github`: GitHub Actions workflow commands, one annotation per diagnostic

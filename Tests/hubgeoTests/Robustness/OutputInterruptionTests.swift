@@ -1,4 +1,7 @@
+// `timespec` reaches this file through libdispatch's C module (MemberImportVisibility asks for it).
+import CDispatch
 import Foundation
+import HubGeoDatabase
 import HubGeoTestSupport
 import Testing
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoDatabase
 import HubGeoTestSupport
 import Testing
 #if canImport(Glibc)
