@@ -214,9 +214,12 @@ struct MapServerTests {
                 }
             }
         }
-        usleep(300_000)
+        func answered() -> Int { tally.lock.withLock { tally.statuses.values.reduce(0, +) + tally.failures.count } }
+        // The clients are being answered before the import starts, and again after it ended.
+        try Waiting.until("3 answers to the clients before the import", timeout: 60) { answered() >= 3 }
         let imported = try cli.run(["import"], timeout: 240)
-        usleep(300_000)
+        let afterImport = answered()
+        try Waiting.until("3 more answers after the import", timeout: 60) { answered() >= afterImport + 3 }
         tally.lock.withLock { tally.stop = true }
         group.wait()
         #expect(imported.status == 0, "\(imported.stderr)")

@@ -29,9 +29,7 @@ struct OutputErrorTests {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning {
+        if !Waiting.exit(of: process, timeout: 60) {
             kill(process.processIdentifier, SIGKILL)
             Issue.record("hubgeo \(arguments.joined(separator: " ")) did not finish in 60 s")
         }

@@ -101,6 +101,7 @@ struct DocumentCacheKillTests {
             try Tree.write(version: target, clubs: Self.clubs, into: tree.directory)
             let process = try ImportRobustnessTests.start(["import", tree.root], environment: tree.cli.environment,
                                                           in: scratch, name: "import\(round)")
+            // A real sleep, and the subject of the test: a kill at a random moment of an import.
             usleep(useconds_t(Double.random(in: 0.1...(importSeconds * 2.5), using: &random) * 1_000_000))
             let finishedAlone = !process.isRunning
             kill(process.processIdentifier, SIGKILL)

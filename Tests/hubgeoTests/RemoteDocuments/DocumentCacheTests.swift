@@ -129,6 +129,7 @@ struct DocumentCacheTests {
         #expect(young.stdout.contains("; 0 requests, 0 bytes transferred"))
         #expect(young.stdout.contains("Nothing changed since the last import"))
 
+        // A real sleep, and the subject of the test: copies more than 1 s old for --max-age 1s.
         sleep(2)
         let old = try tree.importing(["--max-age", "1s"])
         #expect(old.status == 0, "\(old.stderr)")

@@ -274,9 +274,7 @@ struct ImportFaultTests {
 
     /// Waits for `process`; SIGKILL after `timeout` seconds (returns false then).
     static func wait(_ process: Process, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        guard process.isRunning else { return true }
+        guard !Waiting.exit(of: process, timeout: timeout) else { return true }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         return false

@@ -44,11 +44,9 @@ struct ImportRobustnessTests {
     /// Waits for `process` at most `timeout` seconds, then kills it with SIGKILL; true when it ended by itself.
     @discardableResult
     static func wait(_ process: Process, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
-        guard process.isRunning else { return true }
+        guard !Waiting.exit(of: process, timeout: timeout) else { return true }
         kill(process.processIdentifier, SIGKILL)
-        while process.isRunning { usleep(2_000) }
+        process.waitUntilExit()
         return false
     }
 
@@ -85,6 +83,7 @@ struct ImportRobustnessTests {
             let target = current == a.names ? b : a
             let process = try Self.start(["import", target.path], environment: cli.environment, in: directory, name: "import\(round)")
             let delay = Double.random(in: 0...(importSeconds * 1.1), using: &random)
+            // A real sleep, and the subject of the test: a kill at a random moment of an import.
             usleep(useconds_t(delay * 1_000_000))
             let finishedAlone = !process.isRunning
             kill(process.processIdentifier, SIGKILL)

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HubGeoDatabase
 @testable import HubGeoGeocoding
+import HubGeoHTTP
 @testable import HubGeoModel
 import HubGeoTestSupport
 import Testing
@@ -20,12 +21,7 @@ struct InterruptionTests {
 
     /// Waits until `server` has logged at least `count` requests (at most `timeout` seconds); their number.
     static func waitForRequests(_ server: LoopbackServer, count: Int, timeout: TimeInterval = 60) throws -> Int {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let seen = try server.requests().count
-            if seen >= count { return seen }
-            usleep(20_000)
-        }
+        try? Waiting.until("\(count) requests logged by the loopback server", timeout: timeout) { try server.requests().count >= count }
         return try server.requests().count
     }
 
@@ -38,10 +34,21 @@ struct InterruptionTests {
         return (sent, exited ? SystemClock().now() - sent : nil)
     }
 
-    /// The requests `server` logged after `time` (monotonic seconds), waiting a moment for late ones.
+    /// The requests `server` logged after `time` (monotonic seconds). The signalled hubgeo has exited, so
+    /// what it sent is in the server's queue: a probe sent now (from a thread, since a stalling server
+    /// may never answer it) and logged marks that the server has read what arrived before it.
     static func requests(_ server: LoopbackServer, after time: TimeInterval) throws -> [String] {
-        usleep(300_000)
-        return try server.requests().filter { $0.t > time }.map { $0.path + "?" + $0.query }
+        let probe = "/__probe-\(UUID().uuidString)"
+        let url = server.url(probe)
+        Thread.detachNewThread {
+            let client = CurlClient(configuration: CurlClientConfiguration(userAgent: "hubgeo-tests", connectTimeout: 5, totalTimeout: 5,
+                                                                            maxBodyBytes: 1 << 20))
+            _ = try? client.get(url)
+        }
+        try Waiting.until("the probe \(probe) in the loopback server's log", timeout: 30) {
+            try server.requests().contains { $0.path == probe }
+        }
+        return try server.requests().filter { $0.t > time && $0.path != probe }.map { $0.path + "?" + $0.query }
     }
 
     static func text(_ directory: TemporaryDirectory, _ name: String) -> String {
@@ -68,7 +75,7 @@ struct InterruptionTests {
                                                       in: directory, name: "localize")
         let seen = try Self.waitForRequests(server, count: 4)
         try #require(seen >= 4, "three answers and the stalled fourth request: \(seen)")
-        usleep(200_000)  // well inside the stall
+        // No pause: the server has logged the stalled request, so hubgeo is inside the stall now.
         let (sent, elapsed) = Self.interrupt(process, with: signal)
         let stderr = Self.text(directory, "localize.err")
         #expect(elapsed != nil, "still running \(Self.exitBound) s after the signal: \(stderr)")
@@ -110,7 +117,7 @@ struct InterruptionTests {
         let process = try ImportRobustnessTests.start(["import", tree.root], environment: tree.cli.environment, in: scratch, name: "import")
         let seen = try Self.waitForRequests(tree.server, count: requestsBefore + 2)
         try #require(try tree.server.requests().last?.path == "/clubs.level1.json", "the root, then the hanging include: \(seen)")
-        usleep(200_000)
+        // No pause: the server has logged the hanging request, so hubgeo is waiting for its answer now.
         let (sent, elapsed) = Self.interrupt(process, with: SIGTERM)
         let stderr = Self.text(scratch, "import.err")
         #expect(elapsed != nil, "still running \(Self.exitBound) s after the signal: \(stderr)")
@@ -130,7 +137,7 @@ struct InterruptionTests {
         let process = try ImportRobustnessTests.start(["import", tree.root], environment: tree.cli.environment, in: scratch, name: "import")
         let seen = try Self.waitForRequests(tree.server, count: 3)
         try #require(try tree.server.requests().last?.path == "/museums.level1.json", "\(seen)")
-        usleep(200_000)
+        // No pause: the server has logged the hanging request, so hubgeo is waiting for its answer now.
         let (sent, elapsed) = Self.interrupt(process, with: SIGINT)
         let stderr = Self.text(scratch, "import.err")
         #expect(elapsed != nil, "still running \(Self.exitBound) s after the signal: \(stderr)")
