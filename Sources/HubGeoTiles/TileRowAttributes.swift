@@ -1,7 +1,7 @@
 import HubGeoClusters
 import HubGeoDatabase
+import HubGeoExport
 import HubGeoModel
-import HubGeoTiles
 
 /// The properties tiles give organizations, from the database's rows: an organization alone has
 /// `id` (its stable id, as every other answer), `name`, `nickName`, `type`, `town`, and with a

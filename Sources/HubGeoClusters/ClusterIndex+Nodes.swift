@@ -1,6 +1,9 @@
-/// What vector tiles read of a cluster index: views in Web Mercator units (a tile's box is exact
-/// there, not in degrees), the whole of one level, items' positions, and counts per node of the
-/// organizations that pass a test (clubs and museums per cluster, from the leaves in one pass).
+/// The index's nodes for its readers beyond ``ClusterIndex/forEachItem(west:south:east:north:zoom:_:)``:
+/// views in Web Mercator units (a tile's box is exact there, not in degrees), the whole of one level,
+/// items' positions, counts per node of the organizations that pass a test (clubs and museums per
+/// cluster, from the leaves in one pass; the database's museum counts), the large locations and an
+/// identity for caches. They read the index's private arrays, so they stay beside them: the tiles
+/// (HubGeoTiles) call them and are the only code that encodes tiles.
 extension ClusterIndex {
     /// Visits the items of `zoom` (clamped to 0...separationZoom) whose Web Mercator position lies
     /// in the box (edges inclusive, units of the unit square; no wrapping: the caller asks for
