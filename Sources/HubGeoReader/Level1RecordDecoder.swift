@@ -10,7 +10,9 @@ import HubGeoModel
 /// (an unknown key or one written with an escape, a missing or blank field, a wrong type, a
 /// duplicate key or remark language, a control character in a name, a syntax error) it gives up, and the caller reads that entry through ``JSONParser`` and
 /// ``OrganizationRecord/read(_:)``, which report the exact problem: both paths give the same
-/// organizations and the same diagnostics.
+/// organizations and the same diagnostics. Measured (BENCHMARKS.md, the import's section): an
+/// import of 200,000 generated organizations took 3.48 s with it and 5.95 s with the parser alone
+/// (user time 2.70 s against 3.63 s).
 struct Level1RecordDecoder {
     /// Thrown to give an entry up (no payload: the caller's full reading says why).
     struct GiveUp: Error {}
