@@ -3,43 +3,9 @@ import HubGeoJSON
 import HubGeoModel
 /// Text encodings the exporters share: JSON strings, XML text and coordinates.
 package enum ExportText {
-    /// `text` as a JSON string literal (RFC 8259), quotes included: `"` and `\` escaped,
-    /// control characters as `\n`, `\t`, ... or `\u00XX`, and U+2028/U+2029 as `\u2028`/`\u2029`
-    /// so that the output is also valid JavaScript. Everything else is written as UTF-8.
+    /// `text` as a JSON string literal for JavaScript too (``JSONString``, the one escaper).
     package static func jsonString(_ text: String) -> String {
-        var result = "\""
-        result.reserveCapacity(text.utf8.count + 2)
-        appendJSONString(text, to: &result)
-        result += "\""
-        return result
-    }
-
-    static func appendJSONString(_ text: String, to result: inout String) {
-        // Fast path: nothing to escape.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) {
-            result += text
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            case "\u{2028}": result += "\\u2028"
-            case "\u{2029}": result += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
+        JSONString.quoted(text, for: .javaScript)
     }
 
     /// `text` escaped for XML 1.0 element content or a quoted attribute value: `&`, `<`, `>`,

@@ -172,6 +172,6 @@ public final class OrganizationJSONWriter {
 
     private func appendString(_ text: String) {
         var text = text
-        text.withUTF8 { buffer.append(jsonString: $0, foundationStyle: true) }
+        text.withUTF8 { buffer.append(jsonString: $0, for: .json) }
     }
 }

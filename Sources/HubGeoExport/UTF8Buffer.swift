@@ -135,80 +135,19 @@ final class UTF8Buffer {
         return (difference &- ones) & ~difference & highs
     }
 
-    /// True when none of the 8 bytes needs anything in a JSON string (a non-ASCII byte may: U+2028).
-    @inline(__always)
-    private static func isPlainJSON(_ x: UInt64) -> Bool {
-        controlOrNonASCII(x) | has(0x22, x) | has(0x5C, x) == 0
-    }
-
     /// True when none of the 8 bytes needs anything in XML text (a non-ASCII byte may: U+FFFE).
     @inline(__always)
     private static func isPlainXML(_ x: UInt64) -> Bool {
         controlOrNonASCII(x) | has(0x26, x) | has(0x3C, x) | has(0x3E, x) | has(0x22, x) | has(0x27, x) == 0
     }
 
-    /// What each byte needs in a JSON string: 0 nothing, 1 an escape, 2 a look at U+2028/U+2029.
-    private static let jsonClass: [UInt8] = (0..<256).map { byte in
-        byte < 0x20 || byte == 0x22 || byte == 0x5C ? 1 : byte == 0xE2 ? 2 : 0
-    }
-
-    /// `text` as a JSON string literal, quotes included, escaped as ``ExportText/jsonString(_:)``;
-    /// with `foundationStyle` as Foundation's `JSONEncoder` escapes it (`\u00xx` in lower case,
-    /// U+2028 and U+2029 left as they are).
-    func append(jsonString text: UnsafeBufferPointer<UInt8>, foundationStyle: Bool = false) {
-        append(byte: UInt8(ascii: "\""))
-        Self.jsonClass.withUnsafeBufferPointer { table in
-            var start = 0
-            var index = 0
-            let count = text.count
-            while index < count {
-                if index &+ 8 <= count && Self.isPlainJSON(Self.word(text, at: index)) {
-                    index &+= 8
-                    continue
-                }
-                let byte = text[index]
-                let kind = table[Int(byte)]
-                if kind == 0 {
-                    index += 1
-                    continue
-                }
-                if kind == 2 {
-                    // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-                    guard !foundationStyle, index + 2 < count, text[index + 1] == 0x80, text[index + 2] == 0xA8 || text[index + 2] == 0xA9 else {
-                        index += 1
-                        continue
-                    }
-                    append(UnsafeBufferPointer(rebasing: text[start..<index]))
-                    append(text[index + 2] == 0xA8 ? "\\u2028" : "\\u2029")
-                    index += 3
-                    start = index
-                    continue
-                }
-                append(UnsafeBufferPointer(rebasing: text[start..<index]))
-                switch byte {
-                case 0x22: append("\\\"")
-                case 0x5C: append("\\\\")
-                case 0x0A: append("\\n")
-                case 0x0D: append("\\r")
-                case 0x09: append("\\t")
-                case 0x08: append("\\b")
-                case 0x0C: append("\\f")
-                default:
-                    append("\\u00")
-                    append(byte: Self.hexDigit(byte >> 4, lowercase: foundationStyle))
-                    append(byte: Self.hexDigit(byte & 0xF, lowercase: foundationStyle))
-                }
-                index += 1
-                start = index
-            }
-            append(UnsafeBufferPointer(rebasing: text[start..<count]))
-        }
-        append(byte: UInt8(ascii: "\""))
-    }
-
+    /// `text` as a JSON string literal, quotes included, escaped for `context` by the one JSON
+    /// escaper, ``JSONString``.
     @inline(__always)
-    private static func hexDigit(_ value: UInt8, lowercase: Bool) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : (lowercase ? UInt8(ascii: "a") : UInt8(ascii: "A")) + value - 10
+    func append(jsonString text: UnsafeBufferPointer<UInt8>, for context: JSONString.Context) {
+        append(byte: UInt8(ascii: "\""))
+        JSONString.escape(text, for: context) { append($0) }
+        append(byte: UInt8(ascii: "\""))
     }
 
     /// What each byte needs in XML text: 0 nothing, 1 an escape, 2 a look at U+FFFE/U+FFFF.
