@@ -73,12 +73,14 @@ package enum JSONString {
     }
 
     /// Hands `text` (UTF-8), escaped for `context` and without quotes, to `output` in runs.
+    /// With `jsonText`, `text` is JSON text already (a whole document), and only the escapes of
+    /// `context` are added: the characters they replace can stand only inside its strings.
     @inlinable
-    package static func escape(_ text: UnsafeBufferPointer<UInt8>, for context: Context,
+    package static func escape(_ text: UnsafeBufferPointer<UInt8>, for context: Context, jsonText: Bool = false,
                                into output: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard let base = text.baseAddress else { return }
         let scriptElement = context.contains(.scriptElement)
-        let mask: UInt8 = 1 | (context.contains(.javaScript) ? 2 : 0) | (scriptElement ? 4 : 0)
+        let mask: UInt8 = (jsonText ? 0 : 1) | (context.contains(.javaScript) ? 2 : 0) | (scriptElement ? 4 : 0)
         byteClass.withUnsafeBufferPointer { table in
             var start = 0
             var index = 0
@@ -147,5 +149,19 @@ package enum JSONString {
                 result += String(decoding: UnsafeRawBufferPointer(run), as: UTF8.self)
             }
         }
+    }
+
+    /// `json`, JSON text (a whole document, as ``quoted(_:for:)`` and the writers write it), made
+    /// fit for `context` as well: the map page's data inside its `<script>` elements.
+    package static func adapting(json: String, to context: Context) -> String {
+        var json = json
+        var result = ""
+        result.reserveCapacity(json.utf8.count + 64)
+        json.withUTF8 { bytes in
+            escape(bytes, for: context, jsonText: true) { run in
+                result += String(decoding: UnsafeRawBufferPointer(run), as: UTF8.self)
+            }
+        }
+        return result
     }
 }

@@ -73,4 +73,14 @@ struct JSONStringTests {
             if context.contains(.scriptElement) { #expect(!json.contains("<") && !json.contains(">") && !json.contains("&")) }
         }
     }
+
+    @Test("JSON text adapted to a script element is what the strings escaped for it make")
+    func adaptingJSONText() {
+        for special in Self.specials {
+            let text = "a" + special + "</script>"
+            #expect(JSONString.adapting(json: "{\"k\":" + JSONString.quoted(text) + "}", to: .scriptElement)
+                    == "{\"k\":" + JSONString.quoted(text, for: .scriptElement) + "}")
+        }
+        #expect(JSONString.adapting(json: "[1,{\"a\":\"\\\"\"}]", to: .scriptElement) == "[1,{\"a\":\"\\\"\"}]")
+    }
 }
