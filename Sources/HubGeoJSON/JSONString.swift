@@ -43,27 +43,11 @@ package enum JSONString {
         return Array("\\u00".utf8) + [digits[byte >> 4], digits[byte & 0xF]]
     }
 
-    // Eight bytes at a time: a word with no byte that needs a look is passed over at once. Each
-    // test is nonzero when some byte of `x` is such a byte (bytes that carry no borrow are exact).
-    @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
-    @usableFromInline static let highs: UInt64 = 0x8080_8080_8080_8080
-
-    /// A control character (below 0x20) or a byte of a multi-byte character in the word `x`.
-    @inlinable @inline(__always)
-    static func controlOrNonASCII(_ x: UInt64) -> UInt64 { ((x &- ones &* 0x20) | x) & highs }
-
-    /// `byte` in the word `x`.
-    @inlinable @inline(__always)
-    static func has(_ byte: UInt8, _ x: UInt64) -> UInt64 {
-        let difference = x ^ (ones &* UInt64(byte))
-        return (difference &- ones) & ~difference & highs
-    }
-
     /// True when none of the 8 bytes needs anything (a non-ASCII byte may: U+2028).
     @inlinable @inline(__always)
     static func isPlain(_ x: UInt64, scriptElement: Bool) -> Bool {
-        var found = controlOrNonASCII(x) | has(0x22, x) | has(0x5C, x)
-        if scriptElement { found |= has(0x26, x) | has(0x3C, x) | has(0x3E, x) }
+        var found = ByteWords.controlOrNonASCII(x) | ByteWords.has(0x22, x) | ByteWords.has(0x5C, x)
+        if scriptElement { found |= ByteWords.has(0x26, x) | ByteWords.has(0x3C, x) | ByteWords.has(0x3E, x) }
         return found == 0
     }
 
@@ -87,7 +71,7 @@ package enum JSONString {
             let count = text.count
             while index < count {
                 if index &+ 8 <= count
-                    && isPlain(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)), scriptElement: scriptElement) {
+                    && isPlain(ByteWords.word(base, at: index), scriptElement: scriptElement) {
                     index &+= 8
                     continue
                 }

@@ -5,28 +5,41 @@ import Testing
 
 @Suite("Export text encodings")
 struct ExportTextTests {
-    @Test("XML escaping covers markup, quotes and whitespace; forbidden characters become U+FFFD")
-    func xmlEscaping() {
-        #expect(ExportText.xmlEscaped("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;")
-        #expect(ExportText.xmlEscaped("]]>") == "]]&gt;")
-        #expect(ExportText.xmlEscaped("\t\n\r") == "&#9;&#10;&#13;")
-        #expect(ExportText.xmlEscaped("x\u{01}y\u{FFFE}") == "x\u{FFFD}y\u{FFFD}")
-        #expect(ExportText.xmlEscaped("plain ﻿ text 📷") == "plain ﻿ text 📷")
+    /// What each character must become in XML text (and, with `html`, as HTML inside XML text),
+    /// written out by hand: the test's own reference.
+    static func expectedXML(_ special: String, html: Bool, breaks: Bool) -> String {
+        switch special {
+        case "&": html ? "&amp;amp;" : "&amp;"
+        case "<": html ? "&amp;lt;" : "&lt;"
+        case ">": html ? "&amp;gt;" : "&gt;"
+        case "\"": html ? "&amp;quot;" : "&quot;"
+        case "'": html ? "&amp;#39;" : "&apos;"
+        case "\t": "&#9;"
+        case "\n": breaks ? "&lt;br/&gt;" : "&#10;"
+        case "\r": "&#13;"
+        case "\u{01}", "\u{1F}", "\u{FFFE}", "\u{FFFF}": "\u{FFFD}"
+        default: special
+        }
     }
 
-    @Test("The byte buffer escapes as ExportText does, whatever a character's place in an 8-byte word")
-    func bufferEscapingAtEveryOffset() {
-        let specials = ["\"", "\\", "\n", "\u{01}", "\u{1F}", "&", "<", ">", "'", "\u{2028}", "\u{FFFE}", "é", "€", "📷"]
-        for special in specials {
-            for offset in 0..<20 {
-                let text = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 19 - offset)
-                let buffer = UTF8Buffer()
-                let bytes = Array(text.utf8)
-                bytes.withUnsafeBufferPointer { buffer.append(jsonString: $0, for: .javaScript) }
-                buffer.append(byte: UInt8(ascii: "|"))
-                bytes.withUnsafeBufferPointer { buffer.append(xmlEscaped: $0) }
-                let written = buffer.withBytes { String(decoding: $0, as: UTF8.self) }
-                #expect(written == ExportText.jsonString(text) + "|" + ExportText.xmlEscaped(text), "\(special) at \(offset)")
+    @Test("XML escaping covers markup, quotes and whitespace; forbidden characters become U+FFFD; wherever they stand in an 8-byte word")
+    func xmlEscaping() {
+        #expect(XMLText.escaped("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;")
+        #expect(XMLText.escaped("]]>") == "]]&gt;")
+        #expect(XMLText.escaped("") == "")
+        let specials = ["\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "&", "<", ">", "'", "\u{2028}", "\u{FFFE}", "\u{FFFF}",
+                        "\u{FEFF}", "\u{FFFD}", "é", "€", "📷"]
+        for (html, breaks) in [(false, false), (true, false), (true, true)] {
+            for special in specials {
+                for offset in 0..<20 {
+                    let before = String(repeating: "a", count: offset), after = String(repeating: "b", count: 19 - offset)
+                    let buffer = UTF8Buffer()
+                    let bytes = Array((before + special + after).utf8)
+                    bytes.withUnsafeBufferPointer { buffer.append(xmlEscaped: $0, html: html, breaks: breaks) }
+                    let written = buffer.withBytes { String(decoding: $0, as: UTF8.self) }
+                    #expect(written == before + Self.expectedXML(special, html: html, breaks: breaks) + after,
+                            "\(special.unicodeScalars.map { String($0.value, radix: 16) }) at \(offset), html \(html)")
+                }
             }
         }
     }

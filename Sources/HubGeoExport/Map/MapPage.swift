@@ -65,7 +65,7 @@ public struct MapPage: Sendable {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="strict-origin-when-cross-origin">
-            <title>\(ExportText.xmlEscaped(title))</title>
+            <title>\(XMLText.escaped(title))</title>
             <style>
             \(assets.css)
             \(MapWebFiles.mapCSS)</style>
@@ -80,7 +80,7 @@ public struct MapPage: Sendable {
               <div id="hubgeo-notice" hidden></div>
               <ol id="hubgeo-results" hidden></ol>
               <div id="hubgeo-near" hidden><div id="hubgeo-near-title"></div><ol id="hubgeo-near-list"></ol></div>
-              <details id="hubgeo-about"><summary></summary><pre>\(ExportText.xmlEscaped(about))</pre></details>
+              <details id="hubgeo-about"><summary></summary><pre>\(XMLText.escaped(about))</pre></details>
             </div>
             <script type="application/json" id="hubgeo-config">\(config)</script>
             <script type="application/json" id="hubgeo-world">\(world)</script>
