@@ -1,13 +1,8 @@
 import HubGeoDatabase
 import HubGeoJSON
 import HubGeoModel
-/// Text encodings the exporters share: JSON strings (``JSONString``) and coordinates.
+/// The coordinates the exporters write (their strings are escaped by ``JSONString`` and ``XMLText``).
 package enum ExportText {
-    /// `text` as a JSON string literal for JavaScript too (``JSONString``, the one escaper).
-    package static func jsonString(_ text: String) -> String {
-        JSONString.quoted(text, for: .javaScript)
-    }
-
     /// A coordinate in degrees with at most 7 decimals (about 1 cm), trailing zeros removed,
     /// never in exponent notation and never `-0`.
     package static func coordinate(_ value: Double) -> String {
