@@ -1,3 +1,4 @@
+import Foundation
 import HubGeo
 
 /// The balloon HTML that a KML reader (GDAL) should find in a placemark's `description`, built
@@ -5,18 +6,9 @@ import HubGeo
 package enum KMLBalloonReference {
     package static func html(_ properties: ExportProperties) -> String {
         func escaped(_ text: String) -> String {
-            var result = ""
-            for character in text.unicodeScalars {
-                switch character {
-                case "&": result += "&amp;"
-                case "<": result += "&lt;"
-                case ">": result += "&gt;"
-                case "\"": result += "&quot;"
-                case "'": result += "&#39;"
-                default: result.unicodeScalars.append(character)
-                }
+            [("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("\"", "&quot;"), ("'", "&#39;")].reduce(text) {
+                $0.replacingOccurrences(of: $1.0, with: $1.1)
             }
-            return result
         }
         var lines: [String] = []
         if let town = properties.string("localizedTown") ?? properties.string("town") { lines.append("Town: " + escaped(town)) }
