@@ -17,13 +17,6 @@ enum XMLText {
         byte < 0x20 || byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 ? 1 : byte == 0xEF ? 2 : 0
     }
 
-    /// True when none of the 8 bytes needs anything (a non-ASCII byte may: U+FFFE).
-    @inline(__always)
-    private static func isPlain(_ x: UInt64) -> Bool {
-        ByteWords.controlOrNonASCII(x) | ByteWords.has(0x26, x) | ByteWords.has(0x3C, x) | ByteWords.has(0x3E, x)
-            | ByteWords.has(0x22, x) | ByteWords.has(0x27, x) == 0
-    }
-
     @inline(__always)
     private static func write(_ literal: StaticString, _ output: (UnsafeBufferPointer<UInt8>) -> Void) {
         output(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
@@ -33,15 +26,17 @@ enum XMLText {
     @inline(__always)
     static func escape(_ text: UnsafeBufferPointer<UInt8>, html: Bool = false, breaks: Bool = false,
                        into output: (UnsafeBufferPointer<UInt8>) -> Void) {
-        guard let base = text.baseAddress else { return }
+        guard text.baseAddress != nil else { return }
         byteClass.withUnsafeBufferPointer { table in
             var start = 0
             var index = 0
+            var wordEnd = 0  // the bytes before it are looked at one by one
             let count = text.count
             while index < count {
-                if index &+ 8 <= count && isPlain(ByteWords.word(base, at: index)) {
-                    index &+= 8
-                    continue
+                if index >= wordEnd {
+                    index = ByteWords.skipPlain(text, from: index, .xml)
+                    if index >= count { break }
+                    wordEnd = index &+ 8
                 }
                 let byte = text[index]
                 let kind = table[Int(byte)]

@@ -43,14 +43,6 @@ package enum JSONString {
         return Array("\\u00".utf8) + [digits[byte >> 4], digits[byte & 0xF]]
     }
 
-    /// True when none of the 8 bytes needs anything (a non-ASCII byte may: U+2028).
-    @inlinable @inline(__always)
-    static func isPlain(_ x: UInt64, scriptElement: Bool) -> Bool {
-        var found = ByteWords.controlOrNonASCII(x) | ByteWords.has(0x22, x) | ByteWords.has(0x5C, x)
-        if scriptElement { found |= ByteWords.has(0x26, x) | ByteWords.has(0x3C, x) | ByteWords.has(0x3E, x) }
-        return found == 0
-    }
-
     @inlinable @inline(__always)
     static func write(_ literal: StaticString, _ output: (UnsafeBufferPointer<UInt8>) -> Void) {
         output(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
@@ -62,18 +54,20 @@ package enum JSONString {
     @inlinable
     package static func escape(_ text: UnsafeBufferPointer<UInt8>, for context: Context, jsonText: Bool = false,
                                into output: (UnsafeBufferPointer<UInt8>) -> Void) {
-        guard let base = text.baseAddress else { return }
+        guard text.baseAddress != nil else { return }
         let scriptElement = context.contains(.scriptElement)
         let mask: UInt8 = (jsonText ? 0 : 1) | (context.contains(.javaScript) ? 2 : 0) | (scriptElement ? 4 : 0)
+        let candidates: ByteWords.Candidates = scriptElement ? .scriptElementJSON : .json
         byteClass.withUnsafeBufferPointer { table in
             var start = 0
             var index = 0
+            var wordEnd = 0  // the bytes before it are looked at one by one
             let count = text.count
             while index < count {
-                if index &+ 8 <= count
-                    && isPlain(ByteWords.word(base, at: index), scriptElement: scriptElement) {
-                    index &+= 8
-                    continue
+                if index >= wordEnd {
+                    index = ByteWords.skipPlain(text, from: index, candidates)
+                    if index >= count { break }
+                    wordEnd = index &+ 8
                 }
                 let byte = text[index]
                 let kind = table[Int(byte)] & mask
