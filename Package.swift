@@ -88,10 +88,10 @@ let package = Package(
         // (HubGeoDatabase), the tile grid, the MVT 2.1 encoding of a tile's clusters and organizations
         // with their properties, the served tiles' cache, and the archives out through the one publisher
         // (HubGeoOutput): PMTiles v3, MBTiles 1.3 (its SQLite through HubGeoDatabase), a z/x/y folder.
-        // The server's route only calls it. (HubGeoExport: the JSON string escaper of a group's list.)
+        // The server's route only calls it.
         .target(
             name: "HubGeoTiles",
-            dependencies: ["HubGeoClusters", "HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoExport", "HubGeoOutput", "CZlib"]),
+            dependencies: ["HubGeoClusters", "HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoOutput", "CZlib"]),
         // `hubgeo validate`: the checks of a tree, its schema, its towns; the JSON Schemas of docs/schemas/.
         .target(
             name: "HubGeoValidation",

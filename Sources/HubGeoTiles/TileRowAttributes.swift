@@ -1,6 +1,6 @@
 import HubGeoClusters
 import HubGeoDatabase
-import HubGeoExport
+import HubGeoJSON
 import HubGeoModel
 
 /// The properties tiles give organizations, from the database's rows: an organization alone has
@@ -34,13 +34,13 @@ struct TileRowAttributes: TileAttributes {
         var text = "["
         for (index, row) in members.prefix(max(0, groupLimit)).enumerated() {
             text += index == 0 ? "{\"id\":" : ",{\"id\":"
-            text += ExportText.jsonString(row.stableID)
-            text += ",\"name\":" + ExportText.jsonString(row.name)
-            text += ",\"nickName\":" + ExportText.jsonString(row.nickName)
+            text += JSONString.quoted(row.stableID, for: .javaScript)
+            text += ",\"name\":" + JSONString.quoted(row.name, for: .javaScript)
+            text += ",\"nickName\":" + JSONString.quoted(row.nickName, for: .javaScript)
             text += ",\"type\":\"" + row.type.rawValue + "\""
-            text += ",\"town\":" + ExportText.jsonString(row.town)
-            if let town = row.localizedTown { text += ",\"localizedTown\":" + ExportText.jsonString(town) }
-            if let country = row.localizedCountry { text += ",\"localizedCountry\":" + ExportText.jsonString(country) }
+            text += ",\"town\":" + JSONString.quoted(row.town, for: .javaScript)
+            if let town = row.localizedTown { text += ",\"localizedTown\":" + JSONString.quoted(town, for: .javaScript) }
+            if let country = row.localizedCountry { text += ",\"localizedCountry\":" + JSONString.quoted(country, for: .javaScript) }
             text += "}"
         }
         return [TileProperty("organizations", text + "]")]
