@@ -96,7 +96,7 @@ test: test-deps check-js check-inside check-links kml-schema python-tools
 # The inner loop: the test targets of the library's modules and the server's routes in process, none of
 # which runs the built hubgeo or a browser (docs/tests.md gives both commands' measured times).
 UNIT_TARGETS := HubGeoModelTests|HubGeoJSONTests|HubGeoHTTPTests|HubGeoClustersTests|HubGeoReaderTests|HubGeoDatabaseTests|\
-                HubGeoImportTests|HubGeoGeocodingTests|HubGeoExportTests|HubGeoValidationTests|HubGeoServerTests|HubGeoFuzzKitTests
+                HubGeoImportTests|HubGeoGeocodingTests|HubGeoExportTests|HubGeoTilesTests|HubGeoValidationTests|HubGeoServerTests|HubGeoFuzzKitTests
 test-unit: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter '^($(subst $(space),,$(UNIT_TARGETS)))\.'
@@ -111,7 +111,7 @@ docs: deps
 # The loaders of what hubgeo reads from disk under AddressSanitizer, in their own build folder: the
 # cluster index blob (HubGeoClustersTests), the database's rows (DamagedRowDecodingTests) and the JSON
 # parser (JSONParserTests, Level1RecordDecoderTests); and the code that works on raw buffers: the
-# tiles' own deflate encoder in CZlib (GzipTests) and the export's ordering of records through a
+# tiles' own deflate encoder in CZlib (GzipTests, HubGeoTilesTests) and the export's ordering of records through a
 # scratch file (StableIDOrderingTests); so that a read out of bounds cannot hide behind a test that passes. In-process suites only: those that run the built hubgeo would check its ASan build.
 # No leak checks: LeakSanitizer reports the process-long globals (the embedded data, XCTest's suites)
 # at exit and fails the run though every test passes.

@@ -25,7 +25,9 @@ let package = Package(
         // libcurl, loaded at run time (dlopen) by the commands that fetch, never linked; typed
         // wrappers for its variadic setopt/getinfo. Its header comes from libcurl4-openssl-dev.
         .target(name: "CCurl"),
-        // zlib's gzip and gunzip of one buffer, for vector tiles and their archives (libz, linked).
+        // gzip and gunzip of one buffer, for vector tiles and their archives: a tile (up to 16 KiB) by
+        // hubgeo's own deflate encoder (one block of fixed Huffman codes, CZlib.c), larger buffers and
+        // every gunzip by zlib (libz, linked).
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         // The map's clusters: supercluster's hierarchical greedy clustering for every zoom, in flat
         // arrays, queried per view, serialized as one blob. Depends on nothing of ours.
@@ -53,6 +55,7 @@ let package = Package(
         // The one owner of the database file and every table in it: opening and migrations, the
         // sync of organizations into it, the queries, the geocode cache's and the document cache's
         // rows, the cluster index an import builds and stores. Knows nothing of how data is read.
+        // The one owner of SQLite too: an MBTiles archive's tables are written through it.
         .target(
             name: "HubGeoDatabase",
             dependencies: [
@@ -74,19 +77,21 @@ let package = Package(
         // database being read or its SQLite companions), written under a private name beside it and
         // renamed into place when complete, or written into a device in place.
         .target(name: "HubGeoOutput", dependencies: ["HubGeoModel"]),
-        // Mapbox Vector Tiles of the cluster index: the tile grid, the MVT 2.1 encoding of a tile's
-        // clusters and organizations, and the archives (PMTiles v3, MBTiles 1.3, a z/x/y folder).
-        .target(
-            name: "HubGeoTiles",
-            dependencies: ["HubGeoClusters", "HubGeoModel", "HubGeoJSON", "HubGeoOutput", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
-        // GeoJSON, KML and JSON written from the database's rows, output files, the vector tiles of the
-        // database's organizations, and the map page, whose script and style (Map/Web: map-common.js,
-        // map-embedded.js, map-served.js, map.css) the plugin embeds.
+        // GeoJSON, KML and JSON written from the database's rows, output files, and the map page, whose
+        // script and style (Map/Web: map-common.js, map-embedded.js, map-served.js, map.css) the plugin embeds.
         .target(
             name: "HubGeoExport",
-            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoClusters", "HubGeoOutput", "HubGeoTiles"],
+            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoClusters", "HubGeoOutput"],
             exclude: ["Map/Web"],
             plugins: ["EmbedDataPlugin"]),
+        // All of the vector tiles, data flowing one way: the database's rows and stored cluster index in
+        // (HubGeoDatabase), the tile grid, the MVT 2.1 encoding of a tile's clusters and organizations
+        // with their properties, the served tiles' cache, and the archives out through the one publisher
+        // (HubGeoOutput): PMTiles v3, MBTiles 1.3 (its SQLite through HubGeoDatabase), a z/x/y folder.
+        // The server's route only calls it.
+        .target(
+            name: "HubGeoTiles",
+            dependencies: ["HubGeoClusters", "HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoOutput", "CZlib"]),
         // `hubgeo validate`: the checks of a tree, its schema, its towns; the JSON Schemas of docs/schemas/.
         .target(
             name: "HubGeoValidation",
@@ -220,6 +225,17 @@ let package = Package(
                 "HubGeoModel",
                 "HubGeoOutput",
                 "HubGeoTestSupport",
+            ]),
+        // The tiles in process: the encoder, the metadata, gzip, a served tile against an archive's.
+        .testTarget(
+            name: "HubGeoTilesTests",
+            dependencies: [
+                "HubGeoClusters",
+                "HubGeoDatabase",
+                "HubGeoModel",
+                "HubGeoTiles",
+                "HubGeoTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // Document positions, close coordinates, the validator.
         .testTarget(

@@ -6,6 +6,9 @@ import HubGeoModel
 
 /// The organization tables of a hubgeo database and how to create or upgrade them (the geocode
 /// cache owns its own: ``GeocodeCache``).
+///
+/// One raw SQLite call, `sqlite3_db_filename`, in ``checkSpatiaLite(_:_:)``: GRDB's `Database`
+/// (all that a migration is given) has no API for the file it is connected to.
 enum DatabaseSchema {
     /// SpatiaLite's metadata must be created outside a transaction: `InitSpatialMetaData(1, ...)`
     /// runs its own, and without the `1` it takes seconds.

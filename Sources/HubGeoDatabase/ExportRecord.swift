@@ -4,7 +4,9 @@ import HubGeoModel
 /// ``PlaceMatch`` or straight from database columns, written by the export writers without a
 /// `String` per feature. The writers read it from another module on their hot path, through
 /// non-generic calls that loop inside this module (``forEachProperty(_:)``, ``bytes(_:_:)``): an
-/// unspecialized generic call per field costs more than the writing.
+/// unspecialized generic call per field costs more than the writing. It lives here, not in
+/// HubGeoExport, because ``ExportRowReader`` fills it from SQLite's columns in place, which only the
+/// database target does; HubGeoExport writes and orders it.
 package struct ExportRecord {
     /// The text fields, in the order the exports write them (`id` first, not a property).
     package enum Field: Int, CaseIterable {
@@ -130,9 +132,10 @@ package struct ExportRecord {
 
 extension ExportRecord {
     /// Appends the record to `buffer` in a form ``init(storedAt:in:)`` reads back: the stable
-    /// id first (``StableIDOrdering`` sorts by it without decoding the rest), then the numbers,
-    /// then the other fields, each with its length as a LEB128 number.
-    func append(to buffer: inout [UInt8]) {
+    /// id first (`StableIDOrdering` sorts by it without decoding the rest), then the numbers,
+    /// then the other fields, each with its length as a LEB128 number. (For HubGeoExport's
+    /// `StableIDOrdering`; ``storedID(at:in:)`` is inlinable, for the sort's comparator.)
+    package func append(to buffer: inout [UInt8]) {
         arena.withUnsafeBufferPointer { arena in
             func appendField(_ field: Field) {
                 let range = starts[field.rawValue]..<ends[field.rawValue]
@@ -151,7 +154,7 @@ extension ExportRecord {
     }
 
     /// Sets the record to the one ``append(to:)`` wrote at `offset` of `bytes`.
-    mutating func read(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func read(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
         reset()
         var position = offset
         func readField(_ field: Field) {
@@ -172,14 +175,15 @@ extension ExportRecord {
     }
 
     /// The stable id of the record ``append(to:)`` wrote at `offset` of `bytes`.
-    static func storedID(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    @inlinable
+    package static func storedID(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var position = offset
         let count = readLength(bytes, &position)
         return UnsafeBufferPointer(rebasing: bytes[position..<position + count])
     }
 
     /// The offset just after the record ``append(to:)`` wrote at `offset` of `bytes`.
-    static func storedEnd(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    package static func storedEnd(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var position = offset
         func skipField() {
             let count = readLength(bytes, &position)
@@ -193,12 +197,14 @@ extension ExportRecord {
         return position
     }
 
-    static func appendLength(_ length: Int, to buffer: inout [UInt8]) {
+    @inlinable
+    package static func appendLength(_ length: Int, to buffer: inout [UInt8]) {
         LEB128.append(UInt64(length), to: &buffer)
     }
 
     /// The length at `position` of a record ``append(to:)`` wrote, whole in `bytes`.
-    static func readLength(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> Int {
+    @inlinable
+    package static func readLength(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> Int {
         Int(LEB128.read(bytes, at: &position)!)
     }
 

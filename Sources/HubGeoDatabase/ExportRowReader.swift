@@ -6,6 +6,12 @@ import HubGeoModel
 /// organization is complete when the next one starts. A row holds
 /// ``OrganizationRow/exportColumns`` at their ``OrganizationRow/Column`` positions, then the
 /// remark's language and value, then ``OrganizationQuery/localizedColumns``.
+///
+/// Raw SQLite (`sqlite3_column_*`), not GRDB's `Row`: the export's byte path copies each column's
+/// UTF-8 from SQLite's own buffer straight into the record's arena, with no value made per column,
+/// where a `Row` reads text as a `String` (an allocation per text column of every row and remark),
+/// or through `withUnsafeData` as a `Data` per column. Commit 1cfa254 made this path ("no String
+/// per feature") together with the writers' byte buffer; the two were not measured apart.
 struct ExportRowReader {
     private typealias Column = OrganizationRow.Column
     private static let remarkLanguage = OrganizationRow.nextExportColumn

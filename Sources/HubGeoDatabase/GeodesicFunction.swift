@@ -6,6 +6,11 @@ import HubGeoModel
 /// `hubgeo_geodesic_distance(lat1, lon1, lat2, lon2)`: the WGS84 geodesic distance in metres
 /// (``Geodesic``), as an SQL function of every connection, so that queries need no extension.
 /// NULL when an argument is NULL.
+///
+/// Registered with raw SQLite, not GRDB's `DatabaseFunction`: GRDB cannot flag a function
+/// `SQLITE_INNOCUOUS` (it sets `SQLITE_DETERMINISTIC` only), and its functions receive their
+/// arguments as an array of `DatabaseValue`, made for every call, where a `near` computes a distance
+/// for every candidate row. (Not measured against GRDB's form.)
 enum GeodesicFunction {
     static let name = "hubgeo_geodesic_distance"
 

@@ -15,7 +15,7 @@ struct OrganizationQuery {
     var filter: OrganizationFilter
     var order: ResultOrder
     /// Matches in the order the table stores them (row id), not in `order`: for a reader that puts
-    /// them in order itself (``StableIDOrdering``). Paging (`filter.limit`, `filter.offset`) then
+    /// them in order itself (HubGeoExport's `StableIDOrdering`). Paging (`filter.limit`, `filter.offset`) then
     /// counts in storage order too, so such a reader asks for none.
     var inStorageOrder = false
 

@@ -7,6 +7,10 @@ import HubGeoModel
 /// `Row` (``organizationWithoutRelations(from:)``) or, on the export's byte path, straight from
 /// the statement (``ExportRowReader``). Remarks, overrides and members are read per chunk of
 /// rows (``addRelations(to:ids:includeMembers:db:)``), never with a query per organization.
+///
+/// `Kind.accepts(_:_:)` checks a column with raw SQLite (`sqlite3_column_type`, `_text`, `_double`)
+/// because it serves that byte path, which reads a statement's columns in place and never makes a
+/// GRDB `Row` (see ``ExportRowReader``); the other read paths use GRDB.
 enum OrganizationRow {
     /// The selected columns, in order: a column's position is its raw value.
     enum Column: Int32, CaseIterable {

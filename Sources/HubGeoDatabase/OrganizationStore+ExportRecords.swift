@@ -2,34 +2,36 @@ import GRDB
 import GRDBSQLite
 
 extension OrganizationReading where Self: ~Copyable {
-    /// As ``forEach(_:filter:order:body:)``, for the exports' byte path: the organizations that
-    /// `selection` and `filter` pick, in `order`, as ``ExportRecord``s, each with the remark in
-    /// `remarkLanguage` (else that of its localized place, else English, else the first) and,
-    /// with `filter.localization`, its cached localized place. The rows, their remarks and their
-    /// places come from one statement, one pass; the record is reused, so `body` must not keep
-    /// it. Returns how many.
-    ///
-    /// A whole table (or a search, which reads all of it) in stable id order, unpaged, is read in
-    /// the table's own order and put in stable id order by ``StableIDOrdering``: one pass over the
-    /// pages instead of a seek per row (see there); `body` is then called once the table is read.
-    package func forEachExportRecord(_ selection: OrganizationSelection, filter: OrganizationFilter, order: ResultOrder,
-                             remarkLanguage: String?, body: (ExportRecord) throws -> Void) throws -> Int {
-        var query = OrganizationQuery(selection, filter: filter, order: order)
+    /// True when the export records of `selection`, `filter` and `order` may be read in the
+    /// table's own order (``forEachExportRecord(_:filter:order:remarkLanguage:inStorageOrder:body:)``)
+    /// for the caller to put in stable id order itself (HubGeoExport's `StableIDOrdering`, which
+    /// says why: one pass over the pages instead of a seek per row): a whole table, or a search
+    /// (which reads all of it), in stable id order, unpaged.
+    package func exportCanReadInStorageOrder(_ selection: OrganizationSelection, filter: OrganizationFilter, order: ResultOrder) -> Bool {
         switch selection {
-        case .all, .search:
-            query.inStorageOrder = order == .stableID && filter.limit == nil && filter.offset == 0
-        case .within, .near:
-            break
+        case .all, .search: order == .stableID && filter.limit == nil && filter.offset == 0
+        case .within, .near: false
         }
-        guard query.inStorageOrder else { return try forEachExportRecord(query, remarkLanguage: remarkLanguage, body: body) }
-        var ordering = StableIDOrdering()
-        _ = try forEachExportRecord(query, remarkLanguage: remarkLanguage) { try ordering.add($0) }
-        let count = ordering.count
-        try ordering.drain(body)
-        return count
     }
 
-    /// The records of `query`, in its order.
+    /// As ``forEach(_:filter:order:body:)``, for the exports' byte path: the organizations that
+    /// `selection` and `filter` pick, in `order` (with `inStorageOrder`, where
+    /// ``exportCanReadInStorageOrder(_:filter:order:)`` allows it, in the table's own order), as
+    /// ``ExportRecord``s, each with the remark in `remarkLanguage` (else that of its localized
+    /// place, else English, else the first) and, with `filter.localization`, its cached localized
+    /// place. The rows, their remarks and their places come from one statement, one pass; the
+    /// record is reused, so `body` must not keep it. Returns how many.
+    package func forEachExportRecord(_ selection: OrganizationSelection, filter: OrganizationFilter, order: ResultOrder,
+                                     remarkLanguage: String?, inStorageOrder: Bool = false,
+                                     body: (ExportRecord) throws -> Void) throws -> Int {
+        var query = OrganizationQuery(selection, filter: filter, order: order)
+        query.inStorageOrder = inStorageOrder && exportCanReadInStorageOrder(selection, filter: filter, order: order)
+        return try forEachExportRecord(query, remarkLanguage: remarkLanguage, body: body)
+    }
+
+    /// The records of `query`, in its order. The statement is prepared by GRDB and stepped with
+    /// raw `sqlite3_step`, because ``ExportRowReader`` reads its columns in place (see there): GRDB's
+    /// cursors step it only to hand out a `Row`.
     private func forEachExportRecord(_ query: OrganizationQuery, remarkLanguage: String?, body: (ExportRecord) throws -> Void) throws -> Int {
         let filter = query.filter
         let (matches, matchArguments) = try query.matchSQL()

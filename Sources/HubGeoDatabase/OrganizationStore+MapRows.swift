@@ -21,13 +21,23 @@ package struct MapOrganizationRow: Sendable, Equatable {
 extension OrganizationReading where Self: ~Copyable {
     private static var mapColumns: String { "o.id, o.stable_id, o.full_name, o.nick_name, o.type, o.town, o.latitude, o.longitude" }
 
-    private func mapRow(_ row: Row, localized: Bool) -> MapOrganizationRow {
+    /// The map's view of a row that starts with ``mapColumns`` (then, when `localized`, the
+    /// ``OrganizationQuery/localizedColumns``), each value checked as every row decoder checks it
+    /// (``CheckedRow``): a damaged row is an error naming its row and column, not a club at 0, 0.
+    private func mapRow(_ row: Row, localized: Bool) throws -> MapOrganizationRow {
+        typealias Column = OrganizationRow.Column
+        let rowID: Int64 = row[0]
+        let checked = CheckedRow(row, place: "organization row \(rowID)")
+        func text(_ index: Int, _ column: Column) throws -> String { try checked.text(index, column.name) }
+        func number(_ index: Int, _ column: Column) throws -> Double { try checked.number(index, column.name, in: column.kind.range) }
         var result = MapOrganizationRow(
-            rowID: row[0], stableID: row[1], name: row[2], nickName: row[3], type: OrganizationType(rawValue: row[4]) ?? .club,
-            town: row[5], localizedTown: nil, localizedCountry: nil, latitude: row[6], longitude: row[7])
-        if localized, (row[10] as Bool?) == true {
-            result.localizedTown = LocalizedPlace.townShown(answered: (row[8] as String?) ?? "", level1: result.town).town
-            result.localizedCountry = row[9]
+            rowID: rowID, stableID: try text(1, .stableID), name: try text(2, .fullName), nickName: try text(3, .nickName),
+            type: try checked.type(4), town: try text(5, .town), localizedTown: nil, localizedCountry: nil,
+            latitude: try number(6, .latitude), longitude: try number(7, .longitude))
+        if localized, try checked.boolean(10, "cached answer") {
+            let answer = CheckedRow(row, place: "the geocode cache's answer for organization row \(rowID)")
+            result.localizedTown = LocalizedPlace.townShown(answered: try answer.optionalText(8, "town") ?? "", level1: result.town).town
+            result.localizedCountry = try answer.optionalText(9, "country")
         }
         return result
     }
@@ -48,7 +58,7 @@ extension OrganizationReading where Self: ~Copyable {
         if localization != nil { sql += "\n" + OrganizationQuery.localizedJoin }
         try database.read { db in
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
-            while let row = try cursor.next() { try body(mapRow(row, localized: localization != nil)) }
+            while let row = try cursor.next() { try body(try mapRow(row, localized: localization != nil)) }
         }
     }
 
@@ -71,7 +81,7 @@ extension OrganizationReading where Self: ~Copyable {
             let cursor = try Row.fetchCursor(try db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
             var rows: [Int64: MapOrganizationRow] = [:]
             while let row = try cursor.next() {
-                let mapped = mapRow(row, localized: localization != nil)
+                let mapped = try mapRow(row, localized: localization != nil)
                 rows[mapped.rowID] = mapped
             }
             return rows
@@ -90,9 +100,10 @@ extension OrganizationReading where Self: ~Copyable {
         try database.read { db in
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: [list])
             while let row = try cursor.next() {
-                let checked = CheckedRow(row, place: "organization row \(row[0] as Int64)")
+                let id: Int64 = row[0]
+                let checked = CheckedRow(row, place: "organization row \(id)")
                 let name = try checked.text(1, "full_name"), town = try checked.text(2, "town")
-                named.append((id: row[0], name: name, town: town))
+                named.append((id: id, name: name, town: town))
             }
         }
         named.sort { ($0.name, $0.town) < ($1.name, $1.town) }

@@ -119,7 +119,7 @@ extension OrganizationReading where Self: ~Copyable {
     /// Counts, extent, source and time of the last import: one row, the last import's
     /// (`ImportStatistics`), whatever the number of organizations. A database whose last
     /// import recorded no counts (an older hubgeo's, until the next import), or whose rows another
-    /// program wrote since it (``OrganizationWrites``), is scanned.
+    /// program wrote since it (counted by triggers in the `organization_writes` table), is scanned.
     public func statistics() throws -> StoreStatistics {
         try database.read { db in
             // The counts the last import recorded, unless another program wrote rows since (``OrganizationWrites``).

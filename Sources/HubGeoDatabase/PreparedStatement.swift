@@ -5,6 +5,10 @@ import GRDBSQLite
 /// inserts): values are bound straight into SQLite, text with its byte length so that a NUL
 /// character inside a value is kept, not taken for the end. Owns its handle and finalizes it in
 /// `deinit`. Errors keep the result code and the SQL (GRDB's `DatabaseError`).
+///
+/// Raw SQLite, not GRDB's `Statement`: GRDB binds a `String` with length -1 (`sqlite3_bind_text`
+/// reads it up to the first NUL), which would cut a value holding U+0000; there is no GRDB API to
+/// bind text with its byte length.
 final class PreparedStatement {
     private let handle: OpaquePointer
     private let connection: OpaquePointer

@@ -2,7 +2,8 @@ import GRDB
 import GRDBSQLite
 
 /// Loads SpatiaLite into a SQLite connection, with extension loading switched off again
-/// right after, so no SQL statement can load anything else.
+/// right after, so no SQL statement can load anything else. Raw SQLite, not GRDB: GRDB has no
+/// API for loading an extension (`sqlite3_enable_load_extension`, `sqlite3_load_extension`).
 enum SpatiaLiteExtension {
     static func load(into db: Database) throws {
         guard let connection = db.sqliteConnection else {

@@ -1,4 +1,5 @@
 import HubGeoDatabase
+import HubGeoJSON
 
 /// Writes organizations as an RFC 7946 GeoJSON `FeatureCollection`, one feature at a time.
 ///
@@ -91,7 +92,7 @@ public final class GeoJSONWriter: OrganizationWriter {
     private func appendFeature(_ record: ExportRecord) {
         if count > 0 { buffer.append(",") }
         buffer.append(pretty ? "\n    {\n      \"type\": \"Feature\",\n      \"id\": " : "\n{\"type\":\"Feature\",\"id\":")
-        record.bytes(.id) { buffer.append(jsonString: $0) }
+        record.bytes(.id) { buffer.append(jsonString: $0, for: .javaScript) }
         buffer.append(pretty ? ",\n      \"geometry\": {\"type\": \"Point\", \"coordinates\": [" : ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
         buffer.append(coordinate: record.longitude)
         buffer.append(pretty ? ", " : ",")
@@ -102,7 +103,7 @@ public final class GeoJSONWriter: OrganizationWriter {
             buffer.append("\"")
             buffer.append(name)
             buffer.append(pretty ? "\": " : "\":")
-            buffer.append(jsonString: value)
+            buffer.append(jsonString: value, for: .javaScript)
         }
         func separator() {
             appendSeparator(first: written == 0)

@@ -1,4 +1,3 @@
-import Foundation
 import HubGeoDatabase
 import HubGeoModel
 
@@ -50,12 +49,12 @@ public final class KMLWriter: OrganizationWriter {
     /// Starts the document: its styles and the folders of clubs and museums.
     public func begin() throws {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"\(Self.namespace)\">\n<Document>"
-        text += line(1) + "<name>\(ExportText.xmlEscaped(documentName))</name>"
+        text += line(1) + "<name>\(XMLText.escaped(documentName))</name>"
         for type in OrganizationType.allCases {
             let style = Self.style(of: type)
             text += line(1) + "<Style id=\"\(style.id)\">"
             text += line(2) + "<IconStyle>" + line(3) + "<scale>1.1</scale>"
-            text += line(3) + "<Icon>" + line(4) + "<href>\(ExportText.xmlEscaped(style.icon))</href>" + line(3) + "</Icon>"
+            text += line(3) + "<Icon>" + line(4) + "<href>\(XMLText.escaped(style.icon))</href>" + line(3) + "</Icon>"
             text += line(3) + "<hotSpot x=\"32\" y=\"1\" xunits=\"pixels\" yunits=\"pixels\"/>"
             text += line(2) + "</IconStyle>" + line(1) + "</Style>"
         }
@@ -154,7 +153,8 @@ public final class KMLWriter: OrganizationWriter {
         buffer.append("</Placemark>")
     }
 
-    /// ``descriptionHTML(_:)`` XML-escaped, written in one pass.
+    /// The balloon: HTML (town, country, website as a link, remark as a paragraph with its line
+    /// feeds as `<br/>`) inside XML text, each value escaped for both in one pass (``XMLText``).
     private func appendDescription(_ record: ExportRecord) {
         var lines = 0
         func lineBreak() {
@@ -220,41 +220,5 @@ public final class KMLWriter: OrganizationWriter {
 
     private func line(_ level: Int) -> String {
         pretty ? "\n" + String(repeating: "  ", count: level) : "\n"
-    }
-
-    /// The balloon text: HTML with every value HTML-escaped (the XML escaping comes on top).
-    static func descriptionHTML(_ properties: ExportProperties) -> String {
-        var lines: [String] = []
-        let town = properties.string("localizedTown") ?? properties.string("town")
-        if let town { lines.append("Town: " + html(town)) }
-        if let country = properties.string("localizedCountry") { lines.append("Country: " + html(country)) }
-        if let website = properties.string("website") {
-            let lowered = website.lowercased()
-            if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") {
-                lines.append("Website: <a href=\"\(html(website))\">\(html(website))</a>")
-            } else {
-                lines.append("Website: " + html(website))
-            }
-        }
-        var text = lines.joined(separator: "<br/>")
-        if let remark = properties.string("remark") {
-            text += (text.isEmpty ? "" : "<br/>") + "<p>" + html(remark).replacingOccurrences(of: "\n", with: "<br/>") + "</p>"
-        }
-        return text
-    }
-
-    static func html(_ text: String) -> String {
-        var result = ""
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
     }
 }

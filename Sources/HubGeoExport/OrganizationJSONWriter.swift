@@ -1,12 +1,14 @@
 import Foundation
+import HubGeoJSON
 import HubGeoModel
 
 /// The JSON of organizations in `--format json` output, the one writer of that shape: every
 /// field, flat, keys sorted, absent values omitted, the distance in metres (one decimal) when the
-/// query had a centre, the language and cached localized place when asked. The bytes are those of
-/// Foundation's pretty `JSONEncoder` with sorted keys and unescaped slashes, built in a reusable
-/// byte buffer: a query's results stream as an array, one organization at a time, handed to the
-/// sink in large pieces; `show` writes one object (`object(_:distanceMeters:localized:)`).
+/// query had a centre, the language and cached localized place when asked. The bytes are those
+/// ``PrettyJSON`` writes (strings escaped by ``JSONString``), built by hand in a reusable byte
+/// buffer, so that nothing is held: a query's results
+/// stream as an array, one organization at a time, handed to the sink in large pieces; `show`
+/// writes one object (`object(_:distanceMeters:localized:)`).
 public final class OrganizationJSONWriter {
     private let sink: ExportSink
     private let buffer = UTF8Buffer()
@@ -170,6 +172,6 @@ public final class OrganizationJSONWriter {
 
     private func appendString(_ text: String) {
         var text = text
-        text.withUTF8 { buffer.append(jsonString: $0, foundationStyle: true) }
+        text.withUTF8 { buffer.append(jsonString: $0, for: .json) }
     }
 }

@@ -1,3 +1,4 @@
+import HubGeoJSON
 /// UTF-8 text built in one reusable byte buffer: what the exporters write through. Escaping
 /// goes through byte tables and numbers are formatted here, so a feature costs no `String`.
 /// A class over one allocation: appends are plain copies, with no copy-on-write checks.
@@ -112,155 +113,20 @@ final class UTF8Buffer {
 
     // MARK: Escaping
 
-    // Eight bytes at a time: a word with no byte that needs a look is copied as it is. Each test
-    // is nonzero when some byte of `x` is such a byte (bytes that carry no borrow are exact).
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highs: UInt64 = 0x8080_8080_8080_8080
-
+    /// `text` as a JSON string literal, quotes included, escaped for `context` by the one JSON
+    /// escaper, ``JSONString``.
     @inline(__always)
-    private static func word(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt64 {
-        UInt64(littleEndian: UnsafeRawPointer(text.baseAddress.unsafelyUnwrapped + index).loadUnaligned(as: UInt64.self))
-    }
-
-    /// A control character (below 0x20) or a byte of a multi-byte character.
-    @inline(__always)
-    private static func controlOrNonASCII(_ x: UInt64) -> UInt64 { ((x &- ones &* 0x20) | x) & highs }
-
-    @inline(__always)
-    private static func has(_ byte: UInt8, _ x: UInt64) -> UInt64 {
-        let difference = x ^ (ones &* UInt64(byte))
-        return (difference &- ones) & ~difference & highs
-    }
-
-    /// True when none of the 8 bytes needs anything in a JSON string (a non-ASCII byte may: U+2028).
-    @inline(__always)
-    private static func isPlainJSON(_ x: UInt64) -> Bool {
-        controlOrNonASCII(x) | has(0x22, x) | has(0x5C, x) == 0
-    }
-
-    /// True when none of the 8 bytes needs anything in XML text (a non-ASCII byte may: U+FFFE).
-    @inline(__always)
-    private static func isPlainXML(_ x: UInt64) -> Bool {
-        controlOrNonASCII(x) | has(0x26, x) | has(0x3C, x) | has(0x3E, x) | has(0x22, x) | has(0x27, x) == 0
-    }
-
-    /// What each byte needs in a JSON string: 0 nothing, 1 an escape, 2 a look at U+2028/U+2029.
-    private static let jsonClass: [UInt8] = (0..<256).map { byte in
-        byte < 0x20 || byte == 0x22 || byte == 0x5C ? 1 : byte == 0xE2 ? 2 : 0
-    }
-
-    /// `text` as a JSON string literal, quotes included, escaped as ``ExportText/jsonString(_:)``;
-    /// with `foundationStyle` as Foundation's `JSONEncoder` escapes it (`\u00xx` in lower case,
-    /// U+2028 and U+2029 left as they are).
-    func append(jsonString text: UnsafeBufferPointer<UInt8>, foundationStyle: Bool = false) {
+    func append(jsonString text: UnsafeBufferPointer<UInt8>, for context: JSONString.Context) {
         append(byte: UInt8(ascii: "\""))
-        Self.jsonClass.withUnsafeBufferPointer { table in
-            var start = 0
-            var index = 0
-            let count = text.count
-            while index < count {
-                if index &+ 8 <= count && Self.isPlainJSON(Self.word(text, at: index)) {
-                    index &+= 8
-                    continue
-                }
-                let byte = text[index]
-                let kind = table[Int(byte)]
-                if kind == 0 {
-                    index += 1
-                    continue
-                }
-                if kind == 2 {
-                    // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-                    guard !foundationStyle, index + 2 < count, text[index + 1] == 0x80, text[index + 2] == 0xA8 || text[index + 2] == 0xA9 else {
-                        index += 1
-                        continue
-                    }
-                    append(UnsafeBufferPointer(rebasing: text[start..<index]))
-                    append(text[index + 2] == 0xA8 ? "\\u2028" : "\\u2029")
-                    index += 3
-                    start = index
-                    continue
-                }
-                append(UnsafeBufferPointer(rebasing: text[start..<index]))
-                switch byte {
-                case 0x22: append("\\\"")
-                case 0x5C: append("\\\\")
-                case 0x0A: append("\\n")
-                case 0x0D: append("\\r")
-                case 0x09: append("\\t")
-                case 0x08: append("\\b")
-                case 0x0C: append("\\f")
-                default:
-                    append("\\u00")
-                    append(byte: Self.hexDigit(byte >> 4, lowercase: foundationStyle))
-                    append(byte: Self.hexDigit(byte & 0xF, lowercase: foundationStyle))
-                }
-                index += 1
-                start = index
-            }
-            append(UnsafeBufferPointer(rebasing: text[start..<count]))
-        }
+        JSONString.escape(text, for: context) { append($0) }
         append(byte: UInt8(ascii: "\""))
     }
 
+    /// `text` escaped for XML by the one XML escaper, ``XMLText`` (with `html`, as HTML inside
+    /// XML text; with `breaks`, line feeds as `<br/>`).
     @inline(__always)
-    private static func hexDigit(_ value: UInt8, lowercase: Bool) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : (lowercase ? UInt8(ascii: "a") : UInt8(ascii: "A")) + value - 10
-    }
-
-    /// What each byte needs in XML text: 0 nothing, 1 an escape, 2 a look at U+FFFE/U+FFFF.
-    private static let xmlClass: [UInt8] = (0..<256).map { byte in
-        byte < 0x20 || byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 ? 1 : byte == 0xEF ? 2 : 0
-    }
-
-    /// `text` escaped for XML as ``ExportText/xmlEscaped(_:)`` escapes it. With `html`, the text
-    /// is first HTML-escaped as ``KMLWriter`` escapes the balloon's values (`'` as `&#39;`),
-    /// and with `breaks` a line feed becomes `<br/>`: the XML escaping of that HTML, in one pass.
     func append(xmlEscaped text: UnsafeBufferPointer<UInt8>, html: Bool = false, breaks: Bool = false) {
-        Self.xmlClass.withUnsafeBufferPointer { table in
-            var start = 0
-            var index = 0
-            let count = text.count
-            while index < count {
-                if index &+ 8 <= count && Self.isPlainXML(Self.word(text, at: index)) {
-                    index &+= 8
-                    continue
-                }
-                let byte = text[index]
-                let kind = table[Int(byte)]
-                if kind == 0 {
-                    index += 1
-                    continue
-                }
-                if kind == 2 {
-                    // U+FFFE and U+FFFF (EF BF BE, EF BF BF) become U+FFFD.
-                    guard index + 2 < count, text[index + 1] == 0xBF, text[index + 2] == 0xBE || text[index + 2] == 0xBF else {
-                        index += 1
-                        continue
-                    }
-                    append(UnsafeBufferPointer(rebasing: text[start..<index]))
-                    append("\u{FFFD}")
-                    index += 3
-                    start = index
-                    continue
-                }
-                append(UnsafeBufferPointer(rebasing: text[start..<index]))
-                switch byte {
-                case 0x26: html ? append("&amp;amp;") : append("&amp;")
-                case 0x3C: html ? append("&amp;lt;") : append("&lt;")
-                case 0x3E: html ? append("&amp;gt;") : append("&gt;")
-                case 0x22: html ? append("&amp;quot;") : append("&quot;")
-                case 0x27: html ? append("&amp;#39;") : append("&apos;")
-                case 0x09: append("&#9;")
-                case 0x0A: breaks ? append("&lt;br/&gt;") : append("&#10;")
-                case 0x0D: append("&#13;")
-                default: append("\u{FFFD}")
-                }
-                index += 1
-                start = index
-            }
-            append(UnsafeBufferPointer(rebasing: text[start..<count]))
-        }
+        XMLText.escape(text, html: html, breaks: breaks) { append($0) }
     }
 
     /// Runs `body` with the bytes written so far.

@@ -32,9 +32,9 @@ package enum JSONPath {
         }
     }
 
-    /// `key` as a JSON string literal (``JSONStringLiteral``).
+    /// `key` as a JSON string literal (``JSONString``).
     static func quoted(_ key: String) -> String {
-        JSONStringLiteral.quoted(key)
+        JSONString.quoted(key)
     }
 
     /// The steps of `path`, each with where it starts in `path` (its `.` or `[`, or the start).

@@ -14,8 +14,8 @@ struct APIError: Error, Sendable {
     static let methodNotAllowed = APIError(status: 405, message: "this server is read-only: GET and HEAD only", parameter: nil)
 
     var json: String {
-        var text = "{\"error\":\(ExportText.jsonString(message))"
-        if let parameter { text += ",\"parameter\":\(ExportText.jsonString(parameter))" }
+        var text = "{\"error\":\(JSONString.quoted(message, for: .javaScript))"
+        if let parameter { text += ",\"parameter\":\(JSONString.quoted(parameter, for: .javaScript))" }
         return text + "}\n"
     }
 }

@@ -54,8 +54,12 @@ extension MapServer {
         }
     }
 
-    /// The tile of a `/tiles/{z}/{x}/{y}.mvt` path: each number in decimal digits, as
-    /// ``TileAddress`` takes it, written without leading zeros.
+    /// The tile of a `/tiles/{z}/{x}/{y}.mvt` path (Hummingbird's route parameters `z`, `x` and
+    /// `y`, the last with its suffix): each number in decimal digits, as ``TileAddress`` takes it,
+    /// written without leading zeros. Not Hummingbird's `require(_:as: Int.self)`, whose 400 does
+    /// not name the parameter and which takes `007` and `+7` (a tile has one address: 404), nor a
+    /// `{y}.mvt` route, which would answer another suffix with an empty 404 instead of the form
+    /// of a tile's path.
     static func tileAddress(z: String, x: String, y: String) throws(APIError) -> TileAddress {
         let mvtSuffix = ".mvt"
         guard y.hasSuffix(mvtSuffix) else { throw APIError(status: 404, message: "tiles are /tiles/{z}/{x}/{y}.mvt", parameter: nil) }

@@ -1,7 +1,12 @@
 import Foundation
 import HubGeo
 
-/// The query string of an API request, read with checks that name the parameter at fault.
+/// The query string of an API request, read with checks that name the parameter at fault: the
+/// server's one reader of it. Not Hummingbird's `request.uri.queryParameters` (2.28), which cannot
+/// give these answers: it keeps a `+` (a form's space: `q=FOTO+club` must search "FOTO club"), passes
+/// a value whose percent-encoding is invalid through undecoded (here a 400 naming the parameter), and
+/// leaves the names encoded; nor its `decodeQuery(as:)`, which drops a name without `=`, reads
+/// `a[b]=` as nesting and answers with its own messages.
 struct QueryParameters: Sendable {
     private var values: [String: [String]] = [:]
 

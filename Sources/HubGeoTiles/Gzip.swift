@@ -1,11 +1,12 @@
 import CZlib
 
-/// gzip (RFC 1952) of one buffer with zlib: tiles in the PMTiles and MBTiles archives and the
-/// PMTiles directories, which their readers expect compressed.
+/// gzip (RFC 1952) of one buffer (CZlib): tiles in the PMTiles and MBTiles archives and the PMTiles
+/// directories, which their readers expect compressed. A tile (up to 16 KiB) is compressed by hubgeo's
+/// own deflate encoder, one block of fixed Huffman codes; larger buffers, and every decompression, by zlib.
 package enum Gzip {
     package struct Failure: Error, CustomStringConvertible {
         var code: Int32
-        package var description: String { "zlib failed (status \(code))" }
+        package var description: String { "gzip failed (status \(code), a zlib error code)" }
     }
 
     /// `bytes` compressed: up to 16 KiB (a tile) at a `level` above 0, as one deflate block of
@@ -26,8 +27,8 @@ package enum Gzip {
     }
 
     /// A compressor for many buffers, one after the other (one thread at a time): ``compress(_:level:)``'s
-    /// bytes, with one zlib state for all of them (zlib's allocations per buffer cost more than
-    /// compressing a tile).
+    /// bytes, with one state for all of them: the fixed-code encoder's hash table, and zlib's for
+    /// larger buffers (zlib's allocations per buffer cost more than compressing a tile).
     package final class Compressor {
         private let stream: OpaquePointer
         private var output: [UInt8] = []

@@ -20,7 +20,7 @@ public protocol TileArchiveWriter: AnyObject {
 public enum TileEncoding: Sendable, Equatable {
     /// The MVT as it is.
     case identity
-    /// The MVT in one gzip member (zlib, default level).
+    /// The MVT in one gzip member (`Gzip`: hubgeo's fixed-Huffman deflate up to 16 KiB, zlib at its default level above).
     case gzip
 
     /// The stored form of `mvt`.

@@ -97,9 +97,9 @@ public struct TileSetMetadata: Sendable {
         return rows
     }
 
-    /// A JSON string literal.
+    /// A JSON string literal (``JSONString``).
     static func string(_ text: String) -> String {
-        JSONStringLiteral.quoted(text)
+        JSONString.quoted(text)
     }
 
     /// A coordinate with at most 7 decimals, no exponent.

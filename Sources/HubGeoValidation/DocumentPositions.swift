@@ -24,8 +24,7 @@ struct DocumentPositions {
     init?(_ data: Data) {
         let found: [String: Span]? = data.withUnsafeBytes { raw in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
-            scanner.skipBOM()
-            scanner.skipWhitespace()
+            scanner.json.skipWhitespace()
             guard scanner.value(path: "", elementStart: false) != nil else { return nil }
             return scanner.spans
         }
@@ -43,142 +42,110 @@ struct DocumentPositions {
         return nil
     }
 
+    /// A walk over the bytes with the one reader of JSON bytes (``JSONScanner``), counting columns
+    /// in characters.
     private struct Scanner {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var position = 0
-        var line = 1
-        var lineStart = 0
+        var json: JSONScanner
         /// The last column counted, on the line starting at `countedLineStart`: at byte `countedOffset`.
         var countedLineStart = -1
         var countedOffset = 0
         var countedColumn = 1
         var spans: [String: Span] = [:]
 
+        /// A walk from the start of `bytes`, after a UTF-8 byte order mark.
         init(bytes: UnsafeBufferPointer<UInt8>) {
-            self.bytes = bytes
-        }
-
-        mutating func skipBOM() {
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3; lineStart = 3 }
+            json = JSONScanner(bytes)
         }
 
         /// The column of the byte at `offset` on the current line, in characters: counted on from
         /// the last one asked for on this line (the scan asks in increasing order), so each byte
         /// is counted once.
         mutating func column(of offset: Int) -> Int {
-            if countedLineStart != lineStart || offset < countedOffset {
-                countedLineStart = lineStart
-                countedOffset = lineStart
+            if countedLineStart != json.lineStart || offset < countedOffset {
+                countedLineStart = json.lineStart
+                countedOffset = json.lineStart
                 countedColumn = 1
             }
             while countedOffset < offset {
-                if bytes[countedOffset] & 0xC0 != 0x80 { countedColumn += 1 }
+                if json.bytes[countedOffset] & 0xC0 != 0x80 { countedColumn += 1 }
                 countedOffset += 1
             }
             return countedColumn
         }
 
-        var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+        /// Where the walk is: its line and its column in characters.
+        mutating func here() -> (Int, Int) { (json.line, column(of: json.position)) }
 
-        mutating func skipWhitespace() {
-            JSONWhitespace.skip(bytes, position: &position, line: &line, lineStart: &lineStart)
-        }
-
-        /// Scans the value at `position`, recording it under `path` (a member's span is recorded
-        /// by its object, from the key). Returns where it starts (for an object: its first key,
-        /// when it has one and `elementStart`) and where its last character is; nil on bad JSON.
+        /// Scans the value at the reader's position, recording it under `path` (a member's span is
+        /// recorded by its object, from the key). Returns where it starts (for an object: its first
+        /// key, when it has one and `elementStart`) and where its last character is; nil on bad JSON.
         mutating func value(path: String, elementStart: Bool) -> (start: (Int, Int), end: (Int, Int))? {
-            let start = (line, column(of: position))
+            let start = here()
             var recordedStart = start
-            switch current {
+            let closing: UInt8
+            switch json.current {
             case UInt8(ascii: "{"):
-                position += 1
-                skipWhitespace()
-                if current == UInt8(ascii: "}") { break }
+                closing = UInt8(ascii: "}")
+                _ = json.expect(UInt8(ascii: "{"))
+                if json.peek() == closing { break }
                 var first = true
                 while true {
-                    skipWhitespace()
-                    guard current == UInt8(ascii: "\"") else { return nil }
-                    let keyStart = (line, column(of: position))
-                    let keyBegin = position
-                    guard skipString() else { return nil }
-                    let key = Self.decodeKey(UnsafeBufferPointer(rebasing: bytes[keyBegin..<position]))
+                    json.skipWhitespace()
+                    guard json.current == UInt8(ascii: "\"") else { return nil }
+                    let keyStart = here()
+                    let keyBegin = json.position
+                    guard json.skipString() else { return nil }
+                    let key = Self.decodeKey(UnsafeBufferPointer(rebasing: json.bytes[keyBegin..<json.position]))
                     if first, elementStart { recordedStart = keyStart }
                     first = false
-                    skipWhitespace()
-                    guard current == UInt8(ascii: ":") else { return nil }
-                    position += 1
-                    skipWhitespace()
+                    guard json.expect(UInt8(ascii: ":")) else { return nil }
+                    json.skipWhitespace()
                     let memberPath = JSONPath.member(path, key)
                     guard let member = value(path: memberPath, elementStart: false) else { return nil }
                     spans[memberPath] = Span(line: keyStart.0, column: keyStart.1, endLine: member.end.0, endColumn: member.end.1)
-                    skipWhitespace()
-                    if current == UInt8(ascii: ",") { position += 1; continue }
-                    guard current == UInt8(ascii: "}") else { return nil }
+                    if json.expect(UInt8(ascii: ",")) { continue }
+                    guard json.peek() == closing else { return nil }
                     break
                 }
             case UInt8(ascii: "["):
-                position += 1
-                skipWhitespace()
-                if current == UInt8(ascii: "]") { break }
+                closing = UInt8(ascii: "]")
+                _ = json.expect(UInt8(ascii: "["))
+                if json.peek() == closing { break }
                 var index = 0
                 while true {
-                    skipWhitespace()
+                    json.skipWhitespace()
                     let elementPath = JSONPath.element(path, index)
                     guard let element = value(path: elementPath, elementStart: true) else { return nil }
                     spans[elementPath] = Span(line: element.start.0, column: element.start.1, endLine: element.end.0,
                                               endColumn: element.end.1)
                     index += 1
-                    skipWhitespace()
-                    if current == UInt8(ascii: ",") { position += 1; continue }
-                    guard current == UInt8(ascii: "]") else { return nil }
+                    if json.expect(UInt8(ascii: ",")) { continue }
+                    guard json.peek() == closing else { return nil }
                     break
                 }
-            case UInt8(ascii: "\""):
-                guard skipString() else { return nil }
-                let end = (line, column(of: position - 1))
-                if path.isEmpty { spans[""] = Span(line: start.0, column: start.1, endLine: end.0, endColumn: end.1) }
-                return (start, end)
             case nil:
                 return nil
             default:
-                // A number, true, false or null: up to the next delimiter.
-                while let byte = current, !Self.delimiters.contains(byte) { position += 1 }
-                let end = (line, column(of: position - 1))
+                // A string, number, true, false or null.
+                guard json.skipValue() != nil else { return nil }
+                let end = (json.line, column(of: json.position - 1))
                 if path.isEmpty { spans[""] = Span(line: start.0, column: start.1, endLine: end.0, endColumn: end.1) }
                 return (start, end)
             }
             // At the closing bracket.
-            let end = (line, column(of: position))
-            position += 1
+            let end = here()
+            _ = json.expect(closing)
             if path.isEmpty { spans[""] = Span(line: start.0, column: start.1, endLine: end.0, endColumn: end.1) }
             return (recordedStart, end)
         }
 
-        static let delimiters: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}")]
-
-        /// Moves past the string at `position` (at its opening quote); false when it does not end.
-        mutating func skipString() -> Bool {
-            position += 1
-            while position < bytes.count {
-                switch bytes[position] {
-                case UInt8(ascii: "\\"): position += 2
-                case UInt8(ascii: "\""):
-                    position += 1
-                    return true
-                default: position += 1
-                }
-            }
-            return false
-        }
-
-        /// A key's text from its quoted bytes (escapes decoded by the JSON parser).
+        /// A key's text from its quoted bytes (escapes decoded by the one reader).
         static func decodeKey(_ quoted: UnsafeBufferPointer<UInt8>) -> String {
             if !quoted.contains(UInt8(ascii: "\\")) {
                 return String(decoding: UnsafeBufferPointer(rebasing: quoted.dropFirst().dropLast()), as: UTF8.self)
             }
-            if case .string(let key)? = try? JSONParser().parse(Data(quoted)) { return key }
-            return String(decoding: quoted, as: UTF8.self)
+            var reader = JSONScanner(quoted, position: 0, line: 1, column: 1)
+            return (try? reader.readString()) ?? String(decoding: quoted, as: UTF8.self)
         }
     }
 }

@@ -99,7 +99,7 @@ public struct Validator: Sendable {
         }
         var walker = SchemaWalker(file: name, catalog: catalog, isLevel0: kind == .level0)
         walker.walk(json, schema: .of(kind))
-        return Self.located(Self.merge(loader: diagnostics, walker: walker.diagnostics, documents: [name: json]),
+        return Self.located(Self.merge(loader: diagnostics, walker: walker.diagnostics, sources: [name: data]),
                             sources: [name: data]).sorted()
     }
 
@@ -211,13 +211,13 @@ public struct Validator: Sendable {
         case .level2Alone(let location):
             result.files.insert(location.description)
             var diagnostics: [Diagnostic] = []
-            var documents: [String: JSONValue] = [:]
+            var documents: [String: Data] = [:]
             var walked: [Diagnostic] = []
             do {
                 guard let data = try reader.read(location) else { throw LoadError.unreadable(file: location.description, reason: "no such file") }
                 result.sources[location.description] = data
                 let json = try JSONParser.parseDocument(data, file: location.description)
-                documents[location.description] = json
+                documents[location.description] = data
                 diagnostics += try Level2Document(json: json, file: location.description, skipSeverity: .error).diagnostics
                 diagnostics.append(Diagnostic(severity: .warning, rule: .level2Alone, file: location.description, jsonPath: "club.idPlus",
                                               message: "no Level 1 root next to this file: whether its club is in Level 1 is not checked"))
@@ -229,16 +229,16 @@ public struct Validator: Sendable {
                     ?? Diagnostic(severity: .error, rule: .unreadableFile, file: location.description, jsonPath: "",
                                   message: error.localizedDescription))
             }
-            result.diagnostics.formUnion(Self.merge(loader: diagnostics, walker: walked, documents: documents))
+            result.diagnostics.formUnion(Self.merge(loader: diagnostics, walker: walked, sources: documents))
         case .tree(let root, let level2, let onlyFiles, let matchLevel2, let standalone, let pairedLevel2):
             let inspection = TreeInspection(reader: reader, root: root, level2Files: level2, matchLevel2: matchLevel2,
                                             level2Besides: !standalone, followsIncludeURLs: followsIncludeURLs)
             let catalog = explicitCatalog ?? catalog(near: inspection.root ?? root, into: &result)
             var walked: [Diagnostic] = []
-            var documents: [String: JSONValue] = [:]
+            var documents: [String: Data] = [:]
             for document in inspection.documents {
                 let file = document.location.description
-                documents[file] = document.json
+                documents[file] = document.data
                 result.sources[file] = document.data
                 if document.kind == .level1 { walked += IncludeCheck.diagnostics(document.json, at: document.location) }
                 var walker = SchemaWalker(file: file, catalog: catalog)
@@ -253,7 +253,7 @@ public struct Validator: Sendable {
                     }
                 })
             }
-            diagnostics = Self.merge(loader: diagnostics, walker: walked, documents: documents)
+            diagnostics = Self.merge(loader: diagnostics, walker: walked, sources: documents)
             // A template pair's Level 2 file is checked with its own Level 1 file, not here.
             diagnostics.removeAll { pairedLevel2.contains($0.file) }
             if standalone, inspection.data.organizations.isEmpty {
@@ -278,16 +278,17 @@ public struct Validator: Sendable {
     }
 
     /// Loader diagnostics plus walker diagnostics, without a walker error where the loader already
-    /// reported on the same spot, and with lines looked up where the loader gave none.
-    static func merge(loader: [Diagnostic], walker: [Diagnostic], documents: [String: JSONValue]) -> [Diagnostic] {
+    /// reported on the same spot, and with lines looked up where the loader gave none (in the
+    /// document's bytes, `sources`, by ``DocumentPositions``, as ``located(_:sources:)`` does).
+    static func merge(loader: [Diagnostic], walker: [Diagnostic], sources: [String: Data]) -> [Diagnostic] {
         let loaderSpots = Set(loader.map { "\($0.file)\u{1F}\($0.jsonPath)" })
         var all = loader + walker.filter { $0.severity == .warning || !loaderSpots.contains("\($0.file)\u{1F}\($0.jsonPath)") }
-        var lines: [String: JSONValue.Lines] = [:]
+        var positions: [String: DocumentPositions?] = [:]
         for index in all.indices where all[index].line == nil && !all[index].jsonPath.isEmpty {
             let file = all[index].file
-            guard let document = documents[file] else { continue }
-            if lines[file] == nil { lines[file] = JSONValue.Lines(document) }
-            all[index].line = lines[file]?.line(at: all[index].jsonPath)
+            guard let data = sources[file] else { continue }
+            if positions[file] == nil { positions[file] = DocumentPositions(data) }
+            all[index].line = positions[file]??.span(at: all[index].jsonPath)?.line
         }
         return all
     }
@@ -327,7 +328,7 @@ public struct Validator: Sendable {
             var walker = SchemaWalker(file: location.description, catalog: nil, isLevel0: true)
             walker.walk(json, schema: .level0)
             result.diagnostics.formUnion(Self.merge(loader: diagnostics, walker: walker.diagnostics,
-                                                    documents: [location.description: json]))
+                                                    sources: [location.description: data]))
             result.level0Sources.insert(location.description)
             return catalog
         } catch {

@@ -10,7 +10,7 @@ import Testing
 /// The row decoders in process (so that they also run under AddressSanitizer, `make test-asan`):
 /// a value of the wrong type or out of range in any column of an organization is refused by the
 /// query decoder and the export's byte path with the column's name, and found by the import's
-/// ``OrganizationRow/damagedRowsSQL``: the three forms of ``OrganizationRow/Kind`` agree.
+/// ``OrganizationRow/damagedRowsSQL``, and the map's rows (tiles) refuse it the same way: the three forms of ``OrganizationRow/Kind`` agree.
 @Suite("Damaged rows in process")
 struct DamagedRowDecodingTests {
     /// Bad values for each kind of column (NOT NULL holds even past the CHECKs: no NULL for text here).
@@ -24,6 +24,9 @@ struct DamagedRowDecodingTests {
         case .longitude: ["180.5", "'east'"]
         }
     }
+
+    /// The columns a map's row (tiles, clusters) reads.
+    static let mapColumns: Set<OrganizationRow.Column> = [.stableID, .fullName, .nickName, .type, .town, .latitude, .longitude]
 
     /// The message of the error `body` throws; "" when it throws none.
     static func message(_ body: () throws -> Void) -> String {
@@ -58,6 +61,12 @@ struct DamagedRowDecodingTests {
                         _ = try store.forEachExportRecord(.all, filter: .init(), order: .stableID, remarkLanguage: nil) { _ in }
                     }
                     #expect(message.contains(expected), "export: \(column.name) = \(value): \(message)")
+                }
+                if Self.mapColumns.contains(column) {
+                    let walked = Self.message { try store.forEachMapRow(.all, filter: .init()) { _ in } }
+                    #expect(walked.contains(expected), "map rows: \(column.name) = \(value): \(walked)")
+                    let listed = Self.message { _ = try store.mapRows(ids: [1], localization: nil) }
+                    #expect(listed.contains(expected), "a tile's rows: \(column.name) = \(value): \(listed)")
                 }
             }
         }

@@ -1,53 +1,44 @@
 import Foundation
 @testable import HubGeoExport
-import HubGeoTestSupport
 import Testing
 
 @Suite("Export text encodings")
 struct ExportTextTests {
-    @Test("JSON strings escape quotes, backslashes, control characters and U+2028/2029")
-    func jsonEscaping() throws {
-        #expect(ExportText.jsonString("plain é 📷") == "\"plain é 📷\"")
-        #expect(ExportText.jsonString("a\"b\\c/d") == #""a\"b\\c/d""#)
-        #expect(ExportText.jsonString("\n\r\t\u{08}\u{0C}") == #""\n\r\t\b\f""#)
-        #expect(ExportText.jsonString("\u{00}\u{01}\u{1F}\u{7F}") == "\"\\u0000\\u0001\\u001F\u{7F}\"")
-        #expect(ExportText.jsonString("\u{2028}x\u{2029}") == #""\u2028x\u2029""#)
-        #expect(ExportText.jsonString("€") == "\"€\"")  // E2 lead byte without being U+2028
+    /// What each character must become in XML text (and, with `html`, as HTML inside XML text),
+    /// written out by hand: the test's own reference.
+    static func expectedXML(_ special: String, html: Bool, breaks: Bool) -> String {
+        switch special {
+        case "&": html ? "&amp;amp;" : "&amp;"
+        case "<": html ? "&amp;lt;" : "&lt;"
+        case ">": html ? "&amp;gt;" : "&gt;"
+        case "\"": html ? "&amp;quot;" : "&quot;"
+        case "'": html ? "&amp;#39;" : "&apos;"
+        case "\t": "&#9;"
+        case "\n": breaks ? "&lt;br/&gt;" : "&#10;"
+        case "\r": "&#13;"
+        case "\u{01}", "\u{1F}", "\u{FFFE}", "\u{FFFF}": "\u{FFFD}"
+        default: special
+        }
     }
 
-    @Test("Every string survives a JSON round trip", arguments: [
-        ExportFixtures.hostileName, ExportFixtures.hostileRemark, ExportFixtures.hostileTown,
-        String((0..<0x20).map { Character(Unicode.Scalar($0)!) }), "",
-    ])
-    func jsonRoundTrip(text: String) throws {
-        let json = "[" + ExportText.jsonString(text) + "]"
-        let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
-        #expect(parsed == [text])
-        #expect(!json.contains("\u{2028}") && !json.contains("\u{2029}"))
-    }
-
-    @Test("XML escaping covers markup, quotes and whitespace; forbidden characters become U+FFFD")
+    @Test("XML escaping covers markup, quotes and whitespace; forbidden characters become U+FFFD; wherever they stand in an 8-byte word")
     func xmlEscaping() {
-        #expect(ExportText.xmlEscaped("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;")
-        #expect(ExportText.xmlEscaped("]]>") == "]]&gt;")
-        #expect(ExportText.xmlEscaped("\t\n\r") == "&#9;&#10;&#13;")
-        #expect(ExportText.xmlEscaped("x\u{01}y\u{FFFE}") == "x\u{FFFD}y\u{FFFD}")
-        #expect(ExportText.xmlEscaped("plain ﻿ text 📷") == "plain ﻿ text 📷")
-    }
-
-    @Test("The byte buffer escapes as ExportText does, whatever a character's place in an 8-byte word")
-    func bufferEscapingAtEveryOffset() {
-        let specials = ["\"", "\\", "\n", "\u{01}", "\u{1F}", "&", "<", ">", "'", "\u{2028}", "\u{FFFE}", "é", "€", "📷"]
-        for special in specials {
-            for offset in 0..<20 {
-                let text = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 19 - offset)
-                let buffer = UTF8Buffer()
-                let bytes = Array(text.utf8)
-                bytes.withUnsafeBufferPointer { buffer.append(jsonString: $0) }
-                buffer.append(byte: UInt8(ascii: "|"))
-                bytes.withUnsafeBufferPointer { buffer.append(xmlEscaped: $0) }
-                let written = buffer.withBytes { String(decoding: $0, as: UTF8.self) }
-                #expect(written == ExportText.jsonString(text) + "|" + ExportText.xmlEscaped(text), "\(special) at \(offset)")
+        #expect(XMLText.escaped("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;")
+        #expect(XMLText.escaped("]]>") == "]]&gt;")
+        #expect(XMLText.escaped("") == "")
+        let specials = ["\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "&", "<", ">", "'", "\u{2028}", "\u{FFFE}", "\u{FFFF}",
+                        "\u{FEFF}", "\u{FFFD}", "é", "€", "📷"]
+        for (html, breaks) in [(false, false), (true, false), (true, true)] {
+            for special in specials {
+                for offset in 0..<20 {
+                    let before = String(repeating: "a", count: offset), after = String(repeating: "b", count: 19 - offset)
+                    let buffer = UTF8Buffer()
+                    let bytes = Array((before + special + after).utf8)
+                    bytes.withUnsafeBufferPointer { buffer.append(xmlEscaped: $0, html: html, breaks: breaks) }
+                    let written = buffer.withBytes { String(decoding: $0, as: UTF8.self) }
+                    #expect(written == before + Self.expectedXML(special, html: html, breaks: breaks) + after,
+                            "\(special.unicodeScalars.map { String($0.value, radix: 16) }) at \(offset), html \(html)")
+                }
             }
         }
     }

@@ -94,7 +94,7 @@ struct ExportWriterTests {
         let partial = ExportProperties(PlaceMatch(organization: organization, localized: LocalizedPlace(language: "ja", town: nil, country: "")))
         #expect(partial.string("language") == "ja" && partial["localizedTown"] == nil && partial["localizedCountry"] == nil)
         #expect(partial["localizedTownSource"] == nil)
-        let html = KMLWriter.descriptionHTML(properties)
+        let html = KMLBalloonReference.html(properties)
         #expect(html.contains("Town: Sydney (NL)") && html.contains("Country: Australië"))
     }
 

@@ -81,7 +81,8 @@ struct Level1RecordDecoderTests {
         // Every real entry is ordinary: the decoder takes them all (most upstream fixtures too).
         #expect(taken >= entries.count * 9 / 10, "\(taken) of \(entries.count)")
         #expect(Self.decode(Array(Self.handWritten[0].utf8), type: .club) != nil)
-        #expect(Self.decode(Array(Self.handWritten[1].utf8), type: .club) == nil, "a surrogate pair is left to the full reader")
+        // Strings are read by the one reader of JSON bytes, as the parser reads them: a surrogate pair too.
+        #expect(Self.decode(Array(Self.handWritten[1].utf8), type: .club)?.organization.fullName == "F \"q\" é 😀")
         #expect(Self.decode(Array(Self.handWritten[2].utf8), type: .club)?.organization.remarks.map(\.language) == ["EN", "NL"])
         for given in Self.handWritten.dropFirst(3) {
             #expect(Self.decode(Array(given.utf8), type: .club) == nil, "\(given)")

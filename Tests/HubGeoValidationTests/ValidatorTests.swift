@@ -1,5 +1,4 @@
 import Foundation
-@testable import HubGeoJSON
 @testable import HubGeoModel
 @testable import HubGeoReader
 import HubGeoTestSupport
@@ -181,13 +180,13 @@ struct ValidatorTests {
     }
 
     @Test func lineLookupByJSONPath() throws {
-        let json = JSONValue.Lines(try JSONParser().parse(Data("{\n\"a\": [\n {\"b\": 1,\n  \"c\": {\"d\": 2}}\n]\n}".utf8)))
-        #expect(json.line(at: "a") == 2)
-        #expect(json.line(at: "a[0]") == 3)
-        #expect(json.line(at: "a[0].c.d") == 4)
-        #expect(json.line(at: "a[0].missing") == 3)
-        #expect(json.line(at: "a[7]") == 2)
-        #expect(json.line(at: "missing") == 2)
+        let positions = try #require(DocumentPositions(Data("{\n\"a\": [\n {\"b\": 1,\n  \"c\": {\"d\": 2}}\n]\n}".utf8)))
+        #expect(positions.span(at: "a")?.line == 2)
+        #expect(positions.span(at: "a[0]")?.line == 3)
+        #expect(positions.span(at: "a[0].c.d")?.line == 4)
+        #expect(positions.span(at: "a[0].missing")?.line == 3)
+        #expect(positions.span(at: "a[7]")?.line == 2)
+        #expect(positions.span(at: "missing")?.line == 1, "a missing top-level key: the document's opening brace")
     }
 }
 

@@ -83,7 +83,7 @@ struct ExportToolTests {
             #expect(feature.fields["Style"] == "@\(properties.type.rawValue)")
             #expect(feature.longitude == ExportText.roundedCoordinate(properties.coordinates.longitude))
             #expect(feature.latitude == ExportText.roundedCoordinate(properties.coordinates.latitude))
-            #expect(feature.fields["description"] == KMLWriter.descriptionHTML(properties))
+            #expect(feature.fields["description"] == KMLBalloonReference.html(properties))
             for (name, value) in properties.fields where name != "name" {
                 #expect(feature.fields[name] == Self.text(value), "\(key) \(name)")
             }

@@ -1,7 +1,7 @@
 import Foundation
 import HubGeoClusters
 @testable import HubGeoDatabase
-@testable import HubGeoExport
+import HubGeoJSON
 @testable import HubGeoModel
 import HubGeoTestSupport
 import Testing
@@ -139,7 +139,7 @@ struct MapPageBrowserTests {
         let home = try TestPaths.temporaryDirectory()
         let hostileName = #"Club "<&]]></script><script>window.__pwned=1</script><!-- <img src=x onerror="window.__pwned=2"> 'q' מועדון צילום 📷👩‍👩‍👧"#
         let hostileRemark = #"</script><script>window.__pwned=3</script> <!-- --> ]]> "quoted" & <b>bold</b> نادي التصوير 🎞️"#
-        let remark = ExportText.jsonString(hostileRemark)
+        let remark = JSONString.quoted(hostileRemark, for: .javaScript)
         let level1 = Level1Builder.level1(clubs: [
             Level1Builder.Entry(town: #"<Town> & "Co" </script>"#, fullName: hostileName, nickName: "hostile",
                                 latitude: 51.5, longitude: 5.5,

@@ -1,7 +1,5 @@
 import Foundation
-@testable import HubGeoClusters
 @testable import HubGeoHTTP
-@testable import HubGeoModel
 import HubGeoTestSupport
 @testable import HubGeoTiles
 import Testing
@@ -66,16 +64,6 @@ struct VectorTileTests {
         return features
     }
 
-    /// The tile that owns a point at (longitude, latitude) at zoom `z`, by TileGrid's rule.
-    static func owner(longitude: Double, latitude: Double, zoom z: Int) -> TileAddress {
-        let n = 1 << z
-        let sine = sin(latitude * .pi / 180)
-        let y = min(1, max(0, 0.5 - 0.25 * log((1 + sine) / (1 - sine)) / .pi))
-        let px = Int((( longitude / 360 + 0.5) * Double(n) * 4096).rounded())
-        let py = Int((y * Double(n) * 4096).rounded())
-        return TileAddress(z: z, x: (px / 4096) % n, y: min(py / 4096, n - 1))!
-    }
-
     @Test("the built-in data: PMTiles, MBTiles and a folder; every zoom counts every organization once, as /api/clusters does (clubs and museums too)")
     func builtInData() throws {
         let home = try TestPaths.temporaryDirectory()
@@ -121,7 +109,7 @@ struct VectorTileTests {
             var expected: [TileAddress: [String: [String: Any]]] = [:]
             for feature in (jsonObject(api.body) as? [String: Any])?["features"] as? [[String: Any]] ?? [] {
                 let coordinates = (feature["geometry"] as? [String: Any])?["coordinates"] as? [Double] ?? []
-                let tile = Self.owner(longitude: coordinates[0], latitude: coordinates[1], zoom: zoom)
+                let tile = TileReference.owner(longitude: coordinates[0], latitude: coordinates[1], zoom: zoom)
                 expected[tile, default: [:]][feature["id"] as? String ?? ""] = feature
             }
             #expect(Set(expected.keys).isSubset(of: Set(tiles.map(\.address))), "zoom \(zoom)")
@@ -225,7 +213,7 @@ struct VectorTileTests {
         // Zoom 6: the two sides of the antimeridian stand apart, each in its own tile and in the
         // buffer of the other's (shifted by a world).
         let n = 64
-        let east = TileAddress(z: 6, x: n - 1, y: Self.owner(longitude: 0, latitude: 10, zoom: 6).y)!
+        let east = TileAddress(z: 6, x: n - 1, y: TileReference.owner(longitude: 0, latitude: 10, zoom: 6).y)!
         let west = TileAddress(z: 6, x: 0, y: east.y)!
         let eastNames = tiles[east]?.features.compactMap { $0.properties["name"] as? String } ?? []
         let westNames = tiles[west]?.features.compactMap { $0.properties["name"] as? String } ?? []
@@ -246,28 +234,6 @@ struct VectorTileTests {
             TestPaths.supportDirectory.appendingPathComponent("vector_tiles.py").path, "tile",
             home.path("edges/\(east).mvt")])
         #expect(single.status == 0 && single.text.contains("\\u05e2"), "\(single.stderr)")
-    }
-
-    /// Attributes with control characters, which no import lets through: the encoder keeps any text.
-    struct ControlAttributes: TileAttributes {
-        static let name = "tab\tnul\u{0}bell\u{7}esc\u{1B} <&> \"q\" \u{202E}RTL"
-        func organization(_ id: Int64) throws -> [TileProperty]? { [TileProperty("name", Self.name)] }
-        func group(_ ids: ClusterIndex.OrganizationIDs) throws -> [TileProperty] { [] }
-    }
-
-    @Test("the encoder keeps control characters and every other text exact (mapbox-vector-tile reads it back)")
-    func controlCharacters() throws {
-        let index = try ClusterIndex([ClusterIndex.Organization(id: 1, latitude: 52, longitude: 5)])
-        let tiles = ClusterTiles(index: index, museums: [0])
-        let home = try TestPaths.temporaryDirectory()
-        let bytes = try tiles.tile(TileAddress(z: 0, x: 0, y: 0)!, attributes: ControlAttributes())
-        try Data(bytes).write(to: home.url.appendingPathComponent("one.mvt"))
-        let single = try CommandRunner.run(try CITestSupport.pythonTool("python"), [
-            TestPaths.supportDirectory.appendingPathComponent("vector_tiles.py").path, "tile", home.path("one.mvt")])
-        let document = try JSONSerialization.jsonObject(with: single.stdout) as? [String: Any] ?? [:]
-        let features = Self.features((document["tiles"] as? [[String: Any]])?.first ?? [:])
-        #expect(features.count == 1 && features.first?.properties["name"] as? String == ControlAttributes.name, "\(single.stderr)")
-        #expect(try tiles.tile(TileAddress(z: 1, x: 1, y: 1)!, attributes: ControlAttributes()).isEmpty)
     }
 
     @Test("bad input: unknown format, zoom out of range, a folder of other files, the database itself")

@@ -1,5 +1,6 @@
 import HubGeoClusters
 import HubGeoDatabase
+import HubGeoJSON
 import HubGeoModel
 
 /// The GeoJSON of a map view's clusters (``MapClusters``), as `/api/clusters` answers it: a
@@ -45,7 +46,7 @@ package enum ClusterGeoJSON {
                         + ",\"properties\":{\"kind\":\"organization\",\"count\":1}}"
                     continue
                 }
-                text += ExportText.jsonString(organization.stableID) + ","
+                text += JSONString.quoted(organization.stableID, for: .javaScript) + ","
                 text += point(latitude: organization.coordinates.latitude, longitude: organization.coordinates.longitude)
                 text += ",\"properties\":{\"kind\":\"organization\",\"count\":1,"
                 appendSummary(of: organization, to: &text)
@@ -55,7 +56,7 @@ package enum ClusterGeoJSON {
                 text += ",\"properties\":{\"kind\":\"colocated\",\"count\":\(item.count)\(shares(item)),\"organizations\":["
                 for (index, organization) in entry.organizations.enumerated() {
                     text += index == 0 ? "{\"id\":" : ",{\"id\":"
-                    text += ExportText.jsonString(organization.stableID) + ","
+                    text += JSONString.quoted(organization.stableID, for: .javaScript) + ","
                     appendSummary(of: organization, to: &text)
                     text += "}"
                 }
@@ -71,9 +72,9 @@ package enum ClusterGeoJSON {
     }
 
     private static func appendSummary(of organization: MapClusters.Organization, to text: inout String) {
-        text += "\"name\":" + ExportText.jsonString(organization.name)
-        text += ",\"nickName\":" + ExportText.jsonString(organization.nickName)
+        text += "\"name\":" + JSONString.quoted(organization.name, for: .javaScript)
+        text += ",\"nickName\":" + JSONString.quoted(organization.nickName, for: .javaScript)
         text += ",\"type\":\"" + organization.type.rawValue + "\""
-        text += ",\"town\":" + ExportText.jsonString(organization.town)
+        text += ",\"town\":" + JSONString.quoted(organization.town, for: .javaScript)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoJSON
 
 /// The map page: one HTML file with Leaflet, its marker-cluster plugin, the world outline and
 /// (for `hubgeo map`) the data inlined, so that it opens with no network.
@@ -9,7 +10,7 @@ import Foundation
 /// (`hubgeo serve`), and `Web/map.css`. What the page does is told at the top of each file.
 ///
 /// Every piece of data sits in `<script type="application/json">` elements escaped by
-/// `ScriptSafeJSON` and is read with `JSON.parse`; the page script builds popups and lists with
+/// `JSONString` for a script element and is read with `JSON.parse`; the page script builds popups and lists with
 /// DOM text nodes, never with HTML strings, so no data can become markup or script.
 public struct MapPage: Sendable {
     /// Where the page takes its organizations from.
@@ -44,8 +45,8 @@ public struct MapPage: Sendable {
 
     /// The whole page.
     public func html(assets: LeafletAssets) -> String {
-        let config = ScriptSafeJSON.escape(configJSON())
-        let world = ScriptSafeJSON.escape(WorldOutline.json)
+        let config = JSONString.adapting(json: configJSON(), to: .scriptElement)
+        let world = JSONString.adapting(json: WorldOutline.json, to: .scriptElement)
         var about = [Self.dataNotice, WorldOutline.notice].joined(separator: "\n\n")
         for licence in assets.licences {
             about += "\n\n==== \(licence.name) ====\n\(licence.text)"
@@ -62,7 +63,7 @@ public struct MapPage: Sendable {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="strict-origin-when-cross-origin">
-            <title>\(ExportText.xmlEscaped(title))</title>
+            <title>\(XMLText.escaped(title))</title>
             <style>
             \(assets.css)
             \(MapWebFiles.mapCSS)</style>
@@ -77,7 +78,7 @@ public struct MapPage: Sendable {
               <div id="hubgeo-notice" hidden></div>
               <ol id="hubgeo-results" hidden></ol>
               <div id="hubgeo-near" hidden><div id="hubgeo-near-title"></div><ol id="hubgeo-near-list"></ol></div>
-              <details id="hubgeo-about"><summary></summary><pre>\(ExportText.xmlEscaped(about))</pre></details>
+              <details id="hubgeo-about"><summary></summary><pre>\(XMLText.escaped(about))</pre></details>
             </div>
             <script type="application/json" id="hubgeo-config">\(config)</script>
             <script type="application/json" id="hubgeo-world">\(world)</script>
@@ -96,12 +97,12 @@ public struct MapPage: Sendable {
         switch source {
         case .embedded(let collections):
             let languages = collections.compactMap(\.language)
-            let members = collections.map { ExportText.jsonString($0.language ?? "") + ":" + $0.geoJSON }
-            return "{\"mode\":\"embedded\",\"languages\":[\(languages.map(ExportText.jsonString).joined(separator: ","))],"
+            let members = collections.map { JSONString.quoted($0.language ?? "", for: .javaScript) + ":" + $0.geoJSON }
+            return "{\"mode\":\"embedded\",\"languages\":[\(languages.map { JSONString.quoted($0, for: .javaScript) }.joined(separator: ","))],"
                 + "\"collections\":{\(members.joined(separator: ",\n"))}}"
         case .server(let languages, let extent, let cap):
             let box = extent.map { "[" + $0.map(ExportText.coordinate).joined(separator: ",") + "]" } ?? "null"
-            return "{\"mode\":\"server\",\"languages\":[\(languages.map(ExportText.jsonString).joined(separator: ","))],"
+            return "{\"mode\":\"server\",\"languages\":[\(languages.map { JSONString.quoted($0, for: .javaScript) }.joined(separator: ","))],"
                 + "\"extent\":\(box),\"cap\":\(cap)}"
         }
     }

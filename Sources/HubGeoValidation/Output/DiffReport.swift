@@ -1,4 +1,5 @@
 import Foundation
+import HubGeoJSON
 import HubGeoModel
 
 /// How `hubgeo diff` shows a ``TreeDiff``: text lines for people, GitHub annotations, or JSON.
@@ -151,8 +152,6 @@ package struct DiffReport {
                             renamed: diff.renamed, moved: diff.moved, changed: diff.changed, unchanged: diff.unchanged,
                             warnMovedKilometers: warnMovedKilometers,
                             movedOverLimit: diff.moved.filter(isWarning).map(\.identity))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(output)
+        return Data(try PrettyJSON.string(output).utf8)
     }
 }

@@ -23,9 +23,7 @@ public struct SARIFReport {
 
     /// The SARIF document, pretty-printed with sorted keys.
     public func data(_ report: ValidationReport) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(log(report))
+        Data(try PrettyJSON.string(log(report)).utf8)
     }
 
     func log(_ report: ValidationReport) -> Log {

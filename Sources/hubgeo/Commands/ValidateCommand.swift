@@ -121,10 +121,7 @@ struct ValidateCommand: ParsableCommand {
             if let comparison { Console.print(comparison.summary) }
             if let townCheck = report.townCheck { Console.print(townCheck.description) }
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let output = ValidateJSON(report: report, strict: strict, baseline: comparison)
-            Console.printVerbatim(String(decoding: try encoder.encode(output), as: UTF8.self))
+            Console.printVerbatim(try PrettyJSON.string(ValidateJSON(report: report, strict: strict, baseline: comparison)))
         case .github:
             for line in GitHubAnnotations(paths: .current()).lines(report) { Console.printVerbatim(line) }
             if let comparison { Console.print(comparison.summary) }

@@ -1,4 +1,5 @@
-// `timespec` reaches this file through libdispatch's C module (MemberImportVisibility asks for it).
+// `timespec`: clang gives its members to Glibc or to libdispatch's C module (loaded by Foundation),
+// whichever it read first, so MemberImportVisibility asks for either from one build to the next.
 import CDispatch
 import Foundation
 import HubGeoDatabase

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HubGeoDatabase
+@testable import HubGeoExport
 @testable import HubGeoModel
 import HubGeoTestSupport
 import Testing
@@ -124,7 +125,7 @@ struct StableIDOrderingTests {
         let store = try StoreFixtures.store(in: directory, organizations)
         for (selection, filter) in [(OrganizationSelection.all, OrganizationFilter()), (.all, .init(type: .museum)), (.search("org 1"), .init())] {
             var ordered: [Contents] = []
-            let count = try store.forEachExportRecord(selection, filter: filter, order: .stableID, remarkLanguage: "nl") { ordered.append(Contents($0)) }
+            let count = try store.forEachOrderedExportRecord(selection, filter: filter, order: .stableID, remarkLanguage: "nl") { ordered.append(Contents($0)) }
             var paged = filter
             paged.limit = Int.max
             var walked: [Contents] = []

@@ -1,36 +1,8 @@
 import HubGeoDatabase
 import HubGeoModel
 
-/// What a tile says of one organization: its stable id, names, type, town and, with a language,
-/// the localized town and country (``MapOrganizationRow`` without its place).
-struct TileRow: Sendable {
-    var stableID: String
-    var name: String
-    var nickName: String
-    var type: OrganizationType
-    var town: String
-    var localizedTown: String?
-    var localizedCountry: String?
-
-    init(_ row: MapOrganizationRow) {
-        self.init(stableID: row.stableID, name: row.name, nickName: row.nickName, type: row.type, town: row.town,
-                  localizedTown: row.localizedTown, localizedCountry: row.localizedCountry)
-    }
-
-    init(stableID: String, name: String, nickName: String, type: OrganizationType, town: String,
-         localizedTown: String?, localizedCountry: String?) {
-        self.stableID = stableID
-        self.name = name
-        self.nickName = nickName
-        self.type = type
-        self.town = town
-        self.localizedTown = localizedTown
-        self.localizedCountry = localizedCountry
-    }
-}
-
 /// The rows of every organization an archive's tiles show, packed: their texts one after the other
-/// in one byte array (each a varint length and its UTF-8), a start and a flags byte per row, and the
+/// in one byte array (each its length in `LEB128` and its UTF-8), a start and a flags byte per row, and the
 /// row ids mapped to rows by a table (ids nearly dense, as an import leaves them) or a sorted list.
 ///
 /// At 1,000,000 organizations the rows as a `[Int64: MapOrganizationRow]` took about 400 MB (a
@@ -73,12 +45,7 @@ struct TileRowTable: Sendable {
     private mutating func append(_ string: String) {
         var string = string
         string.withUTF8 { utf8 in
-            var length = utf8.count
-            while length >= 0x80 {
-                text.append(UInt8(truncatingIfNeeded: length) | 0x80)
-                length >>= 7
-            }
-            text.append(UInt8(length))
+            LEB128.append(UInt64(utf8.count), to: &text)
             text.append(contentsOf: utf8)
         }
     }
@@ -124,14 +91,8 @@ struct TileRowTable: Sendable {
         return text.withUnsafeBufferPointer { text in
             var position = Int(starts[slot])
             func next() -> String {
-                var length = 0, shift = 0
-                while true {
-                    let byte = text[position]
-                    position += 1
-                    length |= Int(byte & 0x7F) << shift
-                    if byte < 0x80 { break }
-                    shift += 7
-                }
+                // The table wrote every length whole, so it reads back.
+                let length = Int(LEB128.read(text, at: &position)!)
                 defer { position += length }
                 return String(decoding: UnsafeBufferPointer(rebasing: text[position..<position + length]), as: UTF8.self)
             }

@@ -1,6 +1,9 @@
-/// What vector tiles read of a cluster index: views in Web Mercator units (a tile's box is exact
-/// there, not in degrees), the whole of one level, items' positions, and counts per node of the
-/// organizations that pass a test (clubs and museums per cluster, from the leaves in one pass).
+/// The index's nodes for its readers beyond ``ClusterIndex/forEachItem(west:south:east:north:zoom:_:)``:
+/// views in Web Mercator units (a tile's box is exact there, not in degrees), the whole of one level,
+/// items' positions, counts per node of the organizations that pass a test (clubs and museums per
+/// cluster, from the leaves in one pass; the database's museum counts), the large locations and an
+/// identity for caches. They read the index's private arrays, so they stay beside them: the tiles
+/// (HubGeoTiles) call them and are the only code that encodes tiles.
 extension ClusterIndex {
     /// Visits the items of `zoom` (clamped to 0...separationZoom) whose Web Mercator position lies
     /// in the box (edges inclusive, units of the unit square; no wrapping: the caller asks for
@@ -9,14 +12,8 @@ extension ClusterIndex {
                              _ visit: (Item) throws -> Void) rethrows {
         guard storage.nodeCount > 0, minX <= maxX, minY <= maxY else { return }
         let level = min(storage.separationZoom, max(0, zoom))
-        let band = storage.bandOfZoom[level]
-        let tree = storage.tree(ofBand: band)
-        let zooms = storage.bandEntryZooms.baseAddress! + 2 * Int(storage.bandStarts[band])
-        let byte = UInt8(level)
-        try tree.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { slot in
-            if zooms[2 * slot] <= byte && zooms[2 * slot + 1] >= byte {
-                try visit(item(node: Int(tree.ids[slot]), x: tree.coordinates[2 * slot], y: tree.coordinates[2 * slot + 1]))
-            }
+        try forEachNode(minX: minX, minY: minY, maxX: maxX, maxY: maxY, level: level) { node, x, y in
+            try visit(item(node: node, x: x, y: y))
         }
     }
 

@@ -1,6 +1,6 @@
 import HubGeoClusters
+import HubGeoJSON
 import HubGeoModel
-import HubGeoTiles
 
 /// The properties tiles give organizations, from the database's rows: an organization alone has
 /// `id` (its stable id, as every other answer), `name`, `nickName`, `type`, `town`, and with a
@@ -33,13 +33,13 @@ struct TileRowAttributes: TileAttributes {
         var text = "["
         for (index, row) in members.prefix(max(0, groupLimit)).enumerated() {
             text += index == 0 ? "{\"id\":" : ",{\"id\":"
-            text += ExportText.jsonString(row.stableID)
-            text += ",\"name\":" + ExportText.jsonString(row.name)
-            text += ",\"nickName\":" + ExportText.jsonString(row.nickName)
+            text += JSONString.quoted(row.stableID, for: .javaScript)
+            text += ",\"name\":" + JSONString.quoted(row.name, for: .javaScript)
+            text += ",\"nickName\":" + JSONString.quoted(row.nickName, for: .javaScript)
             text += ",\"type\":\"" + row.type.rawValue + "\""
-            text += ",\"town\":" + ExportText.jsonString(row.town)
-            if let town = row.localizedTown { text += ",\"localizedTown\":" + ExportText.jsonString(town) }
-            if let country = row.localizedCountry { text += ",\"localizedCountry\":" + ExportText.jsonString(country) }
+            text += ",\"town\":" + JSONString.quoted(row.town, for: .javaScript)
+            if let town = row.localizedTown { text += ",\"localizedTown\":" + JSONString.quoted(town, for: .javaScript) }
+            if let country = row.localizedCountry { text += ",\"localizedCountry\":" + JSONString.quoted(country, for: .javaScript) }
             text += "}"
         }
         return [TileProperty("organizations", text + "]")]

@@ -1,3 +1,4 @@
+import HubGeoDatabase
 import HubGeoModel
 #if canImport(Glibc)
 import Glibc
