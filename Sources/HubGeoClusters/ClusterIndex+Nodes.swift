@@ -12,14 +12,8 @@ extension ClusterIndex {
                              _ visit: (Item) throws -> Void) rethrows {
         guard storage.nodeCount > 0, minX <= maxX, minY <= maxY else { return }
         let level = min(storage.separationZoom, max(0, zoom))
-        let band = storage.bandOfZoom[level]
-        let tree = storage.tree(ofBand: band)
-        let zooms = storage.bandEntryZooms.baseAddress! + 2 * Int(storage.bandStarts[band])
-        let byte = UInt8(level)
-        try tree.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { slot in
-            if zooms[2 * slot] <= byte && zooms[2 * slot + 1] >= byte {
-                try visit(item(node: Int(tree.ids[slot]), x: tree.coordinates[2 * slot], y: tree.coordinates[2 * slot + 1]))
-            }
+        try forEachNode(minX: minX, minY: minY, maxX: maxX, maxY: maxY, level: level) { node, x, y in
+            try visit(item(node: node, x: x, y: y))
         }
     }
 

@@ -136,7 +136,8 @@ public struct ClusterIndex: Sendable {
         }
     }
 
-    private func forEachNode(
+    /// The nodes of `level` whose Web Mercator position lies in the box (edges inclusive, no wrapping).
+    func forEachNode(
         minX: Double, minY: Double, maxX: Double, maxY: Double, level: Int,
         _ visit: (_ node: Int, _ x: Double, _ y: Double) throws -> Void
     ) rethrows {
