@@ -112,10 +112,10 @@ docs: deps
 # cluster index blob (HubGeoClustersTests), the database's rows (DamagedRowDecodingTests) and the JSON
 # parser (JSONParserTests, Level1RecordDecoderTests); and the code that works on raw buffers: the
 # tiles' own deflate encoder in CZlib (GzipTests, HubGeoTilesTests) and the export's ordering of records through a
-# scratch file (StableIDOrderingTests); so that a read out of bounds cannot hide behind a test that passes. In-process suites only: those that run the built hubgeo would check its ASan build.
+# scratch file (StableIDOrderingTests), and the escapers' eight-bytes-at-a-time loops (JSONStringTests, ExportTextTests); so that a read out of bounds cannot hide behind a test that passes. In-process suites only: those that run the built hubgeo would check its ASan build.
 # No leak checks: LeakSanitizer reports the process-long globals (the embedded data, XCTest's suites)
 # at exit and fails the run though every test passes.
-ASAN_SUITES := HubGeoClustersTests|DamagedRowDecodingTests|JSONParserTests|Level1RecordDecoderTests|GzipTests|StableIDOrderingTests
+ASAN_SUITES := HubGeoClustersTests|DamagedRowDecodingTests|JSONParserTests|Level1RecordDecoderTests|GzipTests|StableIDOrderingTests|JSONStringTests|ExportTextTests
 test-asan: test-deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter '$(ASAN_SUITES)'
