@@ -5,7 +5,7 @@ import HubGeoModel
 /// The JSON of organizations in `--format json` output, the one writer of that shape: every
 /// field, flat, keys sorted, absent values omitted, the distance in metres (one decimal) when the
 /// query had a centre, the language and cached localized place when asked. The bytes are those
-/// ``PrettyJSON`` writes (strings escaped by ``JSONString``), built by hand in a reusable byte
+/// `PrettyJSON` writes (strings escaped by `JSONString`), built by hand in a reusable byte
 /// buffer, so that nothing is held: a query's results
 /// stream as an array, one organization at a time, handed to the sink in large pieces; `show`
 /// writes one object (`object(_:distanceMeters:localized:)`).

@@ -1,5 +1,6 @@
-/// A remark about an organization in one language (ISO 639-1 code, upper case as in the data).
 import Foundation
+
+/// A remark about an organization in one language (ISO 639-1 code, upper case as in the data).
 public struct LocalizedRemark: Hashable, Sendable, Codable {
     /// The language code of the remark (`en`, `nl`, ...).
     public var language: String
