@@ -303,13 +303,12 @@ let package = Package(
 )
 
 // A warning in this repository's Swift code fails its build (CI's too): the build prints none.
-// MemberImportVisibility (SE-0444): a file sees the members (extensions' methods, conformances'
-// operators) of the modules it imports itself only, not of every module the target links, so the
-// imports at the head of a file name its neighbours, and a removed import that was used fails the build.
-// SwiftPM applies these settings to this package as the root only, never when it is a dependency.
+// SwiftPM applies this setting to this package as the root only, never when it is a dependency.
+// Not MemberImportVisibility (SE-0444), though every file imports what it uses and nothing more: with it,
+// clang gives the members of glibc's structs (`sigaction.sa_handler`, `timespec.tv_sec`) to Glibc or to
+// libdispatch's C module, whichever read the header first, so the same file built in one build and
+// failed in the next (the release build: "property 'sa_handler' is not available due to missing import
+// of defining module 'CDispatch'" in TemporaryFiles.swift, which the debug build had compiled).
 for target in package.targets where target.type != .plugin && !["CCurl", "CZlib"].contains(target.name) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .treatAllWarnings(as: .error),
-        .enableUpcomingFeature("MemberImportVisibility"),
-    ]
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
 }

@@ -1,6 +1,3 @@
-// `timespec`: clang gives its members to Glibc or to libdispatch's C module (loaded by Foundation),
-// whichever it read first, so MemberImportVisibility asks for either from one build to the next.
-import CDispatch
 import Foundation
 import HubGeoDatabase
 import HubGeoTestSupport
