@@ -22,6 +22,17 @@ extension OrganizationStore {
     /// writes commit or roll back with the organizations.
     package func importOrganizations(source: String, now: Date = Date(),
                              _ produce: (_ add: (Organization) throws -> Void, _ documentCache: DatabaseDocumentCache) throws -> Void) throws -> ImportSummary {
+        try runImport(source: source, now: now) { transaction in
+            try produce(transaction.add, transaction.documentCache)
+        }
+    }
+
+    /// The same, with `produce` given the import's transaction: besides adding organizations and
+    /// reaching the document cache, it may read the last import's ``ImportRecord`` and keep the
+    /// organizations as they are (``ImportTransaction/keepUnchanged()``), and it gives the record
+    /// of this import (``ImportTransaction/record``), stored with its run.
+    package func runImport(source: String, now: Date = Date(),
+                           _ produce: (ImportTransaction) throws -> Void) throws -> ImportSummary {
         try database.write { db in
             // A large import touches the table and its indexes all over: a 32 MiB page cache
             // for this connection instead of 2 MiB keeps them in memory (restored afterwards).
@@ -33,12 +44,13 @@ extension OrganizationStore {
             defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
             // Rows written by another program since the last import: its record of them no longer holds.
             let writtenOutside = try OrganizationWrites.sinceImport(db) != nil && ClusterIndexTable.storedImportRun(db) != nil
-            var sync = try SyncState(db)
-            let triggers = sync.existing.isEmpty && sync.damaged.isEmpty ? try SpatialIndex.beginBulkLoad(db) : nil
-            let writer = try RowWriter(db)
-            try produce({ organization in try sync.apply(organization, writer: writer, db: db) }, DatabaseDocumentCache(db))
+            let transaction = ImportTransaction(db, writtenOutside: writtenOutside)
+            try produce(transaction)
+            if transaction.keptUnchanged { return try transaction.finishUnchanged(source: source, now: now) }
+            let started = try transaction.finishedSync()
+            var sync = started.sync
             try sync.removeUnseen(db)
-            if let triggers { try SpatialIndex.finishBulkLoad(db, restoring: triggers) }
+            if let triggers = started.triggers { try SpatialIndex.finishBulkLoad(db, restoring: triggers) }
             var summary = sync.summary
             summary.probableRenames = sync.probableRenames()
             if !sync.damaged.isEmpty {
@@ -56,8 +68,10 @@ extension OrganizationStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [source, RFC3339.string(now), summary.total,
                                  summary.addedCount, summary.changedCount, summary.removedCount] + sync.statistics.arguments)
+            let run = db.lastInsertedRowID
+            try ImportRecordTables.store(transaction.record, run: run, db)
             if let damage = try ClusterIndexTable.refresh(
-                db, importRun: db.lastInsertedRowID,
+                db, importRun: run,
                 organizationsChanged: summary.addedCount + summary.changedCount + summary.removedCount > 0 || !sync.damaged.isEmpty
                     || writtenOutside) {
                 summary.repairs.append("\(damage); rebuilt")
@@ -74,9 +88,103 @@ extension OrganizationStore {
         }
     }
 
+    /// An import's transaction, as the producer of its organizations sees it.
+    package final class ImportTransaction {
+        /// The document cache, whose writes commit or roll back with the organizations.
+        package let documentCache: DatabaseDocumentCache
+        /// What this import read, stored with its run; nil (the default): nothing is recorded,
+        /// and the next import reads every document.
+        package var record: ImportRecord?
+        private let db: Database
+        private let writtenOutside: Bool
+        private var sync: SyncState?
+        private var writer: RowWriter?
+        private var triggers: [String]?
+        fileprivate private(set) var keptUnchanged = false
+
+        fileprivate init(_ db: Database, writtenOutside: Bool) {
+            self.db = db
+            self.writtenOutside = writtenOutside
+            documentCache = DatabaseDocumentCache(db)
+        }
+
+        /// Hands on one organization of the data.
+        package func add(_ organization: Organization) throws {
+            precondition(!keptUnchanged, "an import kept unchanged adds nothing")
+            if sync == nil { try startSync() }
+            try sync!.apply(organization, writer: writer!, db: db)
+        }
+
+        /// The last import's record, when this import may keep its organizations: the last run
+        /// was asked `request` and recorded what it read, no other program wrote table
+        /// organization since (``OrganizationWrites``), and the run's counts read. Nil otherwise.
+        package func lastRecord(request: String) throws -> ImportRecord? {
+            guard !writtenOutside, sync == nil, try ImportStatistics.stored(in: db),
+                  try ImportStatistics.damageInLastRun(db) == nil,
+                  try Int.fetchOne(db, sql: "SELECT clubs FROM import_run ORDER BY id DESC LIMIT 1") != nil
+            else { return nil }
+            return try ImportRecordTables.last(db, request: request)
+        }
+
+        /// Ends the import without reading the data: the organizations, the counts and the
+        /// record stay as the last run left them (call only after ``lastRecord(request:)`` gave
+        /// one, and before any ``add(_:)``).
+        package func keepUnchanged() {
+            precondition(sync == nil, "an import that added organizations cannot keep them unchanged")
+            keptUnchanged = true
+        }
+
+        /// The overrides the stored organizations hold, by organization as stored and by field.
+        package func storedOverrides() throws -> [(organization: OrganizationIdentity, override: FieldOverride)] {
+            try Row.fetchAll(db, sql: """
+                SELECT o.town, o.full_name, l.field, l.level1_value, l.level2_value
+                FROM level2_override l JOIN organization o ON o.id = l.organization_id ORDER BY o.id, l.field
+                """).map { row in
+                    (OrganizationIdentity(town: row[0], fullName: row[1]),
+                     FieldOverride(field: row[2], level1Value: row[3], level2Value: row[4]))
+                }
+        }
+
+        /// Begins the sync of the organizations, at the first one added (the bulk load's
+        /// triggers set aside when the table is empty).
+        private func startSync() throws {
+            let state = try SyncState(db)
+            triggers = state.existing.isEmpty && state.damaged.isEmpty ? try SpatialIndex.beginBulkLoad(db) : nil
+            writer = try RowWriter(db)
+            sync = state
+        }
+
+        /// The sync once every organization was added (begun now when none was), and the
+        /// triggers the bulk load set aside.
+        fileprivate func finishedSync() throws -> (sync: SyncState, triggers: [String]?) {
+            if sync == nil { try startSync() }
+            return (sync!, triggers)
+        }
+
+        /// Records the run of an import kept unchanged: the last run's counts again, nothing
+        /// added, changed or removed, the stored cluster index checked.
+        fileprivate func finishUnchanged(source: String, now: Date) throws -> ImportSummary {
+            try db.execute(sql: """
+                INSERT INTO import_run (source, imported_at, organizations, added, changed, removed, \(ImportStatistics.columns.joined(separator: ", ")), request)
+                SELECT ?, ?, organizations, 0, 0, 0, \(ImportStatistics.columns.joined(separator: ", ")), request
+                FROM import_run ORDER BY id DESC LIMIT 1
+                """, arguments: [source, RFC3339.string(now)])
+            let run = db.lastInsertedRowID
+            var summary = ImportSummary()
+            summary.total = try Int.fetchOne(db, sql: "SELECT organizations FROM import_run WHERE id = ?", arguments: [run]) ?? 0
+            summary.unchanged = summary.total
+            try StoredCredentials.remove(in: db)
+            if let damage = try ClusterIndexTable.refresh(db, importRun: run, organizationsChanged: false) {
+                summary.repairs.append("\(damage); rebuilt")
+            }
+            try OrganizationWrites.markImported(db)
+            return summary
+        }
+    }
+
     /// What the sync knows while organizations stream in: the stored ones by stable id, whether
     /// each was seen, and what it did.
-    private struct SyncState {
+    fileprivate struct SyncState {
         /// 24 bytes per stored organization (a million of them: about 70 MB with the table).
         struct Stored {
             /// The row id; negated once the organization was seen in the data.
@@ -192,7 +300,7 @@ extension OrganizationStore {
     }
 
     /// The import's prepared statements.
-    private final class RowWriter {
+    fileprivate final class RowWriter {
         let insertOrganization: PreparedStatement
         let insertRemark: PreparedStatement
         let insertMember: PreparedStatement

@@ -35,6 +35,9 @@ public struct Importer: Sendable {
     public let remote: CachedRemoteReader?
     /// Follow include URLs as written (``Level1TreeWalker/followsIncludeURLs``).
     public var followsIncludeURLs = false
+    /// Read and sync every document even when none changed since the last import (see
+    /// ``Report/keptUnchanged``).
+    public var rereadsEverything = false
 
     /// An importer that reads documents with `reader` (``DocumentReader/standard`` for files, the built-in data and http(s)).
     public init(reader: DocumentReader) {
@@ -68,6 +71,13 @@ public struct Importer: Sendable {
         public var notes: [String] = []
         /// What happened to each document fetched by URL (nil without a ``CachedRemoteReader``).
         public var documents: DocumentTraffic?
+        /// True when every document the last import read (asked the same) hashed the same again:
+        /// none was parsed, and the organizations were kept as they were. The other fields are then
+        /// those of the last import (its overrides by organization as stored), and nothing changed.
+        public var keptUnchanged = false
+        /// The documents read (and hashed) for this import, Level 1 and Level 2; when
+        /// ``keptUnchanged``, none of them was parsed.
+        public var documentsRead = 0
     }
 
     /// An override of a Level 2 file: the organization it changed and how.
@@ -113,21 +123,115 @@ public struct Importer: Sendable {
                       now: Date) throws -> Report {
         var report = Report(loaded: LoadSummary(source: root.description),
                             summary: ImportSummary(), databasePath: store.path)
-        report.summary = try store.importOrganizations(source: root.description, now: now) { add, documentCache in
+        report.summary = try store.runImport(source: root.description, now: now) { transaction in
+            let request = try Self.request(root: root, level2Files: level2Files, followsIncludeURLs: followsIncludeURLs)
             // Remote documents go through the cache in this import's transaction.
-            let session = try remote?.session(cache: documentCache, now: now)
-            let loader = HubLoader(reader: session?.reader ?? reader, followsIncludeURLs: followsIncludeURLs)
+            let session = try remote?.session(cache: transaction.documentCache, now: now)
+            let sessionReader = session?.reader ?? reader
+            let fetched = FetchedDocuments()
+            if !rereadsEverything, let record = try transaction.lastRecord(request: request) {
+                if try Self.readsTheSame(record, reader: fetched.keeping(sessionReader), count: &report.documentsRead) {
+                    transaction.keepUnchanged()
+                    report.keep(record, overrides: try transaction.storedOverrides(), source: root.description)
+                    report.documents = session?.traffic
+                    return
+                }
+                report.documentsRead = 0
+            }
+            var documentReader = fetched.replaying(sessionReader)
+            let log = DocumentReadLog()
+            documentReader.readLog = log
+            let loader = HubLoader(reader: documentReader, followsIncludeURLs: followsIncludeURLs)
+            var declared: [String: Int] = [:]
             report.loaded = try loader.load(root: root, level2Files: level2Files) { organization in
                 try Interruption.check()
                 report.count(organization)
-                try add(organization)
+                declared[organization.level1Source, default: 0] += 1
+                try transaction.add(organization)
             }
             // SIGINT or SIGTERM roll the import back, as any failure does.
             try Interruption.check()
             report.documents = session?.traffic
+            let answers = log.answers
+            report.documentsRead = answers.count(where: { $0.kind == .document && $0.digest != nil })
+            transaction.record = Self.record(request: request, answers: answers, loaded: report.loaded, declared: declared)
         }
         report.notes += report.summary.repairs.map { "\(store.path): \($0)" }
         return report
+    }
+
+    // MARK: - The record of what an import read
+
+    /// Raised when hubgeo reads the same documents differently (a change of its rules that its
+    /// version does not show): a record made by another value is not trusted.
+    static let readingRules = 1
+
+    /// What an import is asked, as its record keeps it: hubgeo's version and reading rules, the
+    /// root (a folder resolved to its root file, as the walk resolves it), the Level 2 files
+    /// given and the include rule. Throws when the root cannot be found (as the load would).
+    static func request(root: DocumentLocation, level2Files: [DocumentLocation], followsIncludeURLs: Bool) throws -> String {
+        let resolved = try Level1TreeWalker.resolveRoot(root)
+        return (["hubgeo \(HubGeoVersion.current), reading rules \(readingRules)",
+                 "root \(resolved.description)", "include URLs \(followsIncludeURLs ? "followed" : "by name")"]
+                + level2Files.map { "level2 \($0.description)" }).joined(separator: "\n")
+    }
+
+    /// Whether every document and listing of `record` reads the same again through `reader`
+    /// (stops at the first that does not; a document that cannot be read now is not the same:
+    /// the load reads it and says why). `count`: the documents read.
+    static func readsTheSame(_ record: ImportRecord, reader: DocumentReader, count: inout Int) throws -> Bool {
+        for document in record.documents {
+            let digest: UInt64?
+            do {
+                digest = try DocumentReadLog.currentDigest(of: document.kind == .document ? .document : .listing,
+                                                           location(stored: document.location), reading: reader)
+            } catch {
+                try Interruption.check()
+                return false
+            }
+            if document.kind == .document && digest != nil { count += 1 }
+            guard digest == document.digest else { return false }
+        }
+        try Interruption.check()
+        return true
+    }
+
+    /// The record of a load: each answer it had, with what it took from each document. Nil when
+    /// a location cannot be stored as it was read (a URL with a user or password, which hubgeo
+    /// does not store) or was read twice with different answers (changed while it was read).
+    static func record(request: String, answers: [DocumentReadLog.Entry], loaded: LoadSummary,
+                       declared: [String: Int]) -> ImportRecord? {
+        let level1 = Set(loaded.level1Files), level2 = Set(loaded.level2Files), orphans = Set(loaded.orphanLevel2Files)
+        var documents: [ImportRecord.Document] = []
+        var places: Set<String> = []
+        for answer in answers {
+            let location = answer.location.description
+            if case .remote(let url) = answer.location, location != url.absoluteString { return nil }
+            guard places.insert("\(answer.kind.rawValue) \(location)").inserted else { return nil }
+            var role: ImportRecord.Document.Role?
+            var organizations = 0
+            if answer.kind == .document && answer.digest != nil {
+                if level1.contains(location) {
+                    role = .level1
+                    organizations = declared[location] ?? 0
+                } else if level2.contains(location) {
+                    role = .level2
+                    organizations = 1
+                } else if orphans.contains(location) {
+                    role = .orphan
+                }
+            }
+            documents.append(ImportRecord.Document(kind: answer.kind == .document ? .document : .listing, location: location,
+                                                   digest: answer.digest, role: role, organizations: organizations))
+        }
+        return ImportRecord(request: request, documents: documents, diagnostics: loaded.diagnostics)
+    }
+
+    /// The location a record stores as `text` (``DocumentLocation/description``).
+    static func location(stored text: String) -> DocumentLocation {
+        let embedded = "embedded:"
+        if text.hasPrefix(embedded) { return .embedded(String(text.dropFirst(embedded.count))) }
+        return DocumentLocation(argument: text)
     }
 
     // MARK: - A new database
@@ -183,6 +287,21 @@ public struct Importer: Sendable {
 }
 
 extension Importer.Report {
+    /// The report of an import that kept the organizations: what the last one read.
+    mutating func keep(_ record: ImportRecord, overrides: [(organization: OrganizationIdentity, override: FieldOverride)],
+                       source: String) {
+        keptUnchanged = true
+        loaded = LoadSummary(source: source)
+        loaded.diagnostics = record.diagnostics
+        func files(_ role: ImportRecord.Document.Role) -> [String] { record.documents.filter { $0.role == role }.map(\.location) }
+        loaded.level1Files = files(.level1)
+        loaded.level2Files = files(.level2)
+        loaded.orphanLevel2Files = files(.orphan)
+        clubs = record.clubs
+        museums = record.museums
+        self.overrides = overrides.map { Importer.AppliedOverride(organization: $0.organization, override: $0.override) }
+    }
+
     mutating func count(_ organization: Organization) {
         if organization.type == .club { clubs += 1 } else { museums += 1 }
         for override in organization.overrides {

@@ -27,6 +27,19 @@ package enum MappedFile {
         })
     }
 
+    /// Takes the pages of `bytes` before `offset` out of this process's resident memory, leaving
+    /// them in the page cache (`MADV_DONTNEED`): touched again, they are mapped again from there,
+    /// without reading the disk. Only for bytes of a mapping made by ``map(_:)``: on ordinary
+    /// memory `MADV_DONTNEED` discards the contents.
+    package static func dropPages(ofMapping bytes: UnsafeRawBufferPointer, before offset: Int) {
+        guard let base = bytes.baseAddress, offset > 0 else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (Int(bitPattern: base) + page - 1) / page * page
+        let end = (Int(bitPattern: base) + min(offset, bytes.count)) / page * page
+        guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(pointer, end - start, MADV_DONTNEED)
+    }
+
     /// Asks the kernel to reclaim the pages of `bytes` before `offset`. Harmless for memory that
     /// is not a file mapping: `MADV_PAGEOUT` only drops pages that can be read back (clean file
     /// pages); anonymous memory without swap stays as it is, contents intact.

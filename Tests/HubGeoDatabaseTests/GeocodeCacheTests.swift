@@ -27,7 +27,8 @@ struct GeocodeCacheTests {
                 try db.execute(sql: """
                     DROP TABLE geocode_country_names; DROP TABLE geocode_town_names; DROP TABLE document_cache; DROP TABLE cluster_index;
                     DROP TRIGGER organization_writes_insert; DROP TRIGGER organization_writes_update; DROP TRIGGER organization_writes_delete;
-                    DROP TABLE organization_writes;
+                    DROP TABLE organization_writes; DROP TABLE import_document; DROP TABLE import_diagnostic;
+                    ALTER TABLE import_run DROP COLUMN request;
                     \(ImportStatistics.columns.map { "ALTER TABLE import_run DROP COLUMN \($0);" }.joined(separator: " "))
                     DELETE FROM grdb_migrations WHERE identifier NOT IN ('v1 organizations', 'v2 geocode cache');
                     """)
@@ -43,7 +44,8 @@ struct GeocodeCacheTests {
         #expect(try cache.countryNamesAnswer(code: "nl", endpoint: "http://127.0.0.1:1")?.language == "nl")
         let migrations = try store.database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
         #expect(migrations == ["document cache v1", "geocode cache v3: names of countries and towns", "v1 organizations", "v2 geocode cache",
-                               "v3 fewer indexes", "v4 cluster index", "v5 import statistics", "v6 organization writes"])
+                               "v3 fewer indexes", "v4 cluster index", "v5 import statistics", "v6 organization writes",
+                               "v7 import documents"])
     }
 
     @Test("The tables the cache owns, with the columns queries read")
@@ -66,7 +68,7 @@ struct GeocodeCacheTests {
         #expect(DatabaseSchema.migrator.migrations == [
             "v1 organizations", "v2 geocode cache", "v3 fewer indexes",
             "geocode cache v3: names of countries and towns", "document cache v1", "v4 cluster index", "v5 import statistics",
-            "v6 organization writes",
+            "v6 organization writes", "v7 import documents",
         ])
     }
 

@@ -61,8 +61,13 @@ package struct FNV1a {
     /// `hash` called from another module is not specialized there and costs a call per byte.
     package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hasher = FNV1a()
-        hasher.add(bytes)
+        hasher.add(bytesOf: bytes)
         return hasher.value
+    }
+
+    /// Feeds a buffer's bytes (a part of a document), computed in this module as ``hash(_:)`` is.
+    package mutating func add(bytesOf buffer: UnsafeRawBufferPointer) {
+        add(buffer)
     }
 
     /// A hash as 16 lower-case hex digits.

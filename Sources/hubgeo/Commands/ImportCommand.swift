@@ -16,6 +16,10 @@ struct ImportCommand: ParsableCommand {
             Documents fetched by URL are kept in the database's document cache: a re-import asks the \
             server whether each changed (If-None-Match / If-Modified-Since) and reuses the stored copy \
             on a 304; a 5xx, a timeout or a reset keeps the last good copy, with a warning.
+            A re-import reads again every document the last import read (Level 1 and Level 2 files, and \
+            the folders where Level 2 files are looked for) and hashes it; when none changed, it parses \
+            none and keeps the organizations as they are. It reads everything when any changed, when \
+            another program wrote the organizations since, or with --reread.
             Ctrl-C or SIGTERM stops the import at once, also during a request, and leaves the database \
             as it was (exit status 130).
             """)
@@ -29,6 +33,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .customLong("follow-include-urls"),
           help: "Follow each include's URL as written instead of reading its NAME.level1.json next to the including file.")
     var followIncludeURLs = false
+
+    @Flag(help: "Read and sync every document even when none changed since the last import.")
+    var reread = false
 
     @Flag(help: "Also list every organization added, changed or removed, and every document fetched by URL.")
     var verbose = false
@@ -66,6 +73,7 @@ struct ImportCommand: ParsableCommand {
         var importer = Importer(remote: CachedRemoteReader(configuration: try HTTPSettings.configuration(),
                                                            maxFileBytes: try HTTPSettings.maxFileBytes(), policy: policy))
         importer.followsIncludeURLs = followIncludeURLs
+        importer.rereadsEverything = reread
         let root: DocumentLocation = source.map(DocumentLocation.init(argument:)) ?? .embedded(EmbeddedData.rootName)
         let report: Importer.Report
         do {
@@ -120,6 +128,10 @@ struct ImportCommand: ParsableCommand {
             \(summary.unchanged) unchanged\(summary.probableRenames.isEmpty ? "" : " (\(summary.probableRenames.count) probable renames)"); \
             \(data.diagnostics.count) warnings
             """)
+        if report.keptUnchanged {
+            Console.print("  Unchanged since the last import: \(report.documentsRead) documents read and hashed, none parsed; "
+                + "the organizations are as they were")
+        }
         guard let documents = report.documents, !documents.documents.isEmpty else { return }
         Console.print("  " + Self.describe(documents))
         if documents.nothingChanged && summary.addedCount + summary.changedCount + summary.removedCount == 0 {
