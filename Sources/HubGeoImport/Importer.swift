@@ -162,16 +162,16 @@ public struct Importer: Sendable {
 
     // MARK: - The record of what an import read
 
-    /// Raised when hubgeo reads the same documents differently (a change of its rules that its
-    /// version does not show): a record made by another value is not trusted.
-    static let readingRules = 1
-
-    /// What an import is asked, as its record keeps it: hubgeo's version and reading rules, the
-    /// root (a folder resolved to its root file, as the walk resolves it), the Level 2 files
-    /// given and the include rule. Throws when the root cannot be found (as the load would).
+    /// What an import is asked, as its record keeps it: hubgeo's version, the program's own file (its size and time: another build of the same version may read
+    /// differently, and its first import reads everything), the root (a folder resolved to its
+    /// root file, as the walk resolves it), the Level 2 files given and the include rule. Throws
+    /// when the root cannot be found (as the load would).
     static func request(root: DocumentLocation, level2Files: [DocumentLocation], followsIncludeURLs: Bool) throws -> String {
         let resolved = try Level1TreeWalker.resolveRoot(root)
-        return (["hubgeo \(HubGeoVersion.current), reading rules \(readingRules)",
+        var program = stat()
+        let build = stat("/proc/self/exe", &program) == 0
+            ? "\(program.st_size) bytes of \(program.st_mtim.tv_sec).\(program.st_mtim.tv_nsec)" : "unknown"
+        return (["hubgeo \(HubGeoVersion.current), build \(build)",
                  "root \(resolved.description)", "include URLs \(followsIncludeURLs ? "followed" : "by name")"]
                 + level2Files.map { "level2 \($0.description)" }).joined(separator: "\n")
     }

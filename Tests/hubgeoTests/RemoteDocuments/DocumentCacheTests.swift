@@ -89,6 +89,8 @@ struct DocumentCacheTests {
                 "\(second.stdout)")
         #expect(second.stdout.contains("Nothing changed since the last import: the organizations are untouched."))
         #expect(second.stdout.contains("0 added, 0 changed, 0 removed, 3 unchanged"))
+        // Each document's bytes (from the 304s, the cached copies) hash as before: none is parsed.
+        #expect(second.stdout.contains("Unchanged since the last import: 5 documents read and hashed, none parsed"), "\(second.stdout)")
         #expect(try tree.organizations() == ["Club A 0", "Club A 1", "Museum A"])
         // The clubs kept their Level 2 data, read from the cached bodies.
         let members = try OrganizationStore(path: tree.database).database.read { db in
