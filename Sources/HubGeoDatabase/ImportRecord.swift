@@ -3,7 +3,7 @@ import HubGeoModel
 
 /// What an import read, kept with its `import_run` row (migration "v7 import documents"): what it
 /// was asked (`import_run.request`, a text the importer makes of the root, the Level 2 files given,
-/// the include rule and hubgeo's version), every document it read with the digest of its bytes
+/// the include rule and hubgeo's version and build), every document it read with the digest of its bytes
 /// (table `import_document`, in reading order, with what the import took from it) and the warnings
 /// its reading gave (table `import_diagnostic`). The next import asked the same reads each
 /// document again and hashes it; when every digest is the same, it parses none and keeps the
