@@ -10,17 +10,30 @@ import NIOHTTPTypesHTTP1
 /// target's host as a `Host` when it differs from the one sent: the request then names more than
 /// one host, which ``RequestLimitsMiddleware`` refuses; when they agree (or `Host` is missing) the
 /// request goes on with the target's host.
+///
+/// The same handler sees the HTTP version, which the conversion drops: an HTTP/1.1 request in origin
+/// form without `Host` is a 400 too (RFC 9112 §3.2: "A server MUST respond with a 400"), so it gets
+/// an empty `Host`, which the middleware refuses as malformed; HTTP/1.0 needs no `Host`.
 final class AbsoluteTargetHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data), let target = Self.authority(ofAbsolute: head.uri) else {
+        guard case .head(var head) = unwrapInboundIn(data) else {
             context.fireChannelRead(data)
             return
         }
-        if !head.headers["Host"].contains(where: { $0.lowercased() == target.lowercased() }) {
+        if let target = Self.authority(ofAbsolute: head.uri) {
+            guard !head.headers["Host"].contains(where: { $0.lowercased() == target.lowercased() }) else {
+                context.fireChannelRead(data)
+                return
+            }
             head.headers.add(name: "Host", value: target)
+        } else if head.version.major * 10 + head.version.minor >= 11, !head.headers.contains(name: "Host") {
+            head.headers.add(name: "Host", value: "")
+        } else {
+            context.fireChannelRead(data)
+            return
         }
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
