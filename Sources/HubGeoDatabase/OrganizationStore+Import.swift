@@ -44,9 +44,16 @@ extension OrganizationStore {
             defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
             // Rows written by another program since the last import: its record of them no longer holds.
             let writtenOutside = try OrganizationWrites.sinceImport(db) != nil && ClusterIndexTable.storedImportRun(db) != nil
-            let transaction = ImportTransaction(db, writtenOutside: writtenOutside)
+            // A remark, member or override written by another program: rows the import has to see again.
+            let relationsWritten = try OrganizationWrites.relationsWrittenSinceImport(db)
+            try OrganizationWrites.setAsideRelationTriggers(db)
+            let transaction = ImportTransaction(db, trusted: !writtenOutside && !relationsWritten)
             try produce(transaction)
-            if transaction.keptUnchanged { return try transaction.finishUnchanged(source: source, now: now) }
+            if transaction.keptUnchanged {
+                let summary = try transaction.finishUnchanged(source: source, now: now)
+                try OrganizationWrites.restoreRelationTriggers(db)
+                return summary
+            }
             let started = try transaction.finishedSync()
             var sync = started.sync
             try sync.removeUnseen(db)
@@ -81,6 +88,7 @@ extension OrganizationStore {
                     + "its rows and the map's cluster index are those of the data again")
             }
             try OrganizationWrites.markImported(db)
+            try OrganizationWrites.restoreRelationTriggers(db)
             summary.added.sort()
             summary.changed.sort()
             summary.removed.sort()
@@ -96,15 +104,16 @@ extension OrganizationStore {
         /// and the next import reads every document.
         package var record: ImportRecord?
         private let db: Database
-        private let writtenOutside: Bool
+        /// No other program wrote the organizations or their rows since the last import.
+        private let trusted: Bool
         private var sync: SyncState?
         private var writer: RowWriter?
         private var triggers: [String]?
         fileprivate private(set) var keptUnchanged = false
 
-        fileprivate init(_ db: Database, writtenOutside: Bool) {
+        fileprivate init(_ db: Database, trusted: Bool) {
             self.db = db
-            self.writtenOutside = writtenOutside
+            self.trusted = trusted
             documentCache = DatabaseDocumentCache(db)
         }
 
@@ -117,9 +126,10 @@ extension OrganizationStore {
 
         /// The last import's record, when this import may keep its organizations: the last run
         /// was asked `request` and recorded what it read, no other program wrote table
-        /// organization since (``OrganizationWrites``), and the run's counts read. Nil otherwise.
+        /// organization or its remarks, members or overrides since (``OrganizationWrites``), and
+        /// the run's counts read. Nil otherwise.
         package func lastRecord(request: String) throws -> ImportRecord? {
-            guard !writtenOutside, sync == nil, try ImportStatistics.stored(in: db),
+            guard trusted, sync == nil, try ImportStatistics.stored(in: db),
                   try ImportStatistics.damageInLastRun(db) == nil,
                   try Int.fetchOne(db, sql: "SELECT clubs FROM import_run ORDER BY id DESC LIMIT 1") != nil
             else { return nil }

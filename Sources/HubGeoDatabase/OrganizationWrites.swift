@@ -59,4 +59,47 @@ enum OrganizationWrites {
     static func markImported(_ db: Database) throws {
         try db.execute(sql: "INSERT OR REPLACE INTO organization_writes (id, since_import) VALUES (1, 0)")
     }
+
+    // MARK: - The remarks, members and overrides (migration "v7 import documents")
+
+    /// The tables whose rows belong to an organization, and whose writes by another program
+    /// column `relations_since_import` counts: an import that keeps the organizations without
+    /// reading the data (``ImportRecord``) must know that their rows are still those it wrote.
+    /// Their triggers are set aside while an import writes (``setAsideRelationTriggers(_:)``), so
+    /// that its own writes cost nothing and count for nothing; in its write transaction no other
+    /// program can write.
+    static let relationTables = ["organization_remark", "organization_member", "level2_override"]
+
+    /// Adds the count and the triggers (a migration of ``DatabaseSchema``).
+    static func countRelationWrites(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE organization_writes ADD COLUMN relations_since_import INTEGER NOT NULL DEFAULT 0 "
+                       + "CHECK (relations_since_import >= 0)")
+        try restoreRelationTriggers(db)
+    }
+
+    private static var relationTriggers: [(name: String, sql: String)] {
+        relationTables.flatMap { table in
+            ["INSERT", "UPDATE", "DELETE"].map { event in
+                let name = "\(table)_writes_\(event.lowercased())"
+                return (name, "CREATE TRIGGER \(name) AFTER \(event) ON \(table) BEGIN UPDATE organization_writes "
+                        + "SET relations_since_import = relations_since_import + 1 WHERE id = 1; END")
+            }
+        }
+    }
+
+    /// Drops the triggers of the ``relationTables`` for the import's writes.
+    static func setAsideRelationTriggers(_ db: Database) throws {
+        for trigger in relationTriggers { try db.execute(sql: "DROP TRIGGER IF EXISTS \(trigger.name)") }
+    }
+
+    /// Creates them again (or for the first time).
+    static func restoreRelationTriggers(_ db: Database) throws {
+        for trigger in relationTriggers { try db.execute(sql: trigger.sql) }
+    }
+
+    /// Whether another program wrote a remark, member or override row since the last import (or
+    /// the count is gone: nothing is known).
+    static func relationsWrittenSinceImport(_ db: Database) throws -> Bool {
+        try Int64.fetchOne(db, sql: "SELECT relations_since_import FROM organization_writes WHERE id = 1") != 0
+    }
 }

@@ -28,6 +28,8 @@ struct GeocodeCacheTests {
                     DROP TABLE geocode_country_names; DROP TABLE geocode_town_names; DROP TABLE document_cache; DROP TABLE cluster_index;
                     DROP TRIGGER organization_writes_insert; DROP TRIGGER organization_writes_update; DROP TRIGGER organization_writes_delete;
                     DROP TABLE organization_writes; DROP TABLE import_document; DROP TABLE import_diagnostic;
+                    \(OrganizationWrites.relationTables.flatMap { table in ["insert", "update", "delete"].map { "DROP TRIGGER \(table)_writes_\($0);" } }
+                        .joined(separator: " "))
                     ALTER TABLE import_run DROP COLUMN request;
                     \(ImportStatistics.columns.map { "ALTER TABLE import_run DROP COLUMN \($0);" }.joined(separator: " "))
                     DELETE FROM grdb_migrations WHERE identifier NOT IN ('v1 organizations', 'v2 geocode cache');

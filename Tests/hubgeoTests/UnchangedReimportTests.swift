@@ -136,7 +136,7 @@ struct UnchangedReimportTests {
         #expect(try sqlite("SELECT latitude FROM organization WHERE full_name = 'The Club'") == "51.55")
     }
 
-    @Test("rows written by another program: the record is not trusted, the tree is read and the rows are the data's again")
+    @Test("rows written by another program (an organization, a remark): the record is not trusted, the tree is read, the organization is the data's again")
     func outsideWritesAreNotTrusted() throws {
         _ = try importTree()
         _ = try sqlite("UPDATE organization SET nick_name = 'outside', fingerprint = 'v3-0' WHERE full_name = 'Leaf One'")
@@ -145,6 +145,13 @@ struct UnchangedReimportTests {
         #expect(next.stdout.contains("changed   Leaf One (Leaf)"), "\(next.stdout)")
         #expect(next.stderr.contains("written by another program"), "\(next.stderr)")
         #expect(try sqlite("SELECT nick_name FROM organization WHERE full_name = 'Leaf One'") == "one")
+        #expect(try importTree().stdout.contains(Self.unchanged))
+        // A remark, member or override row written by another program (here a remark added): read everything again.
+        _ = try sqlite("""
+            INSERT INTO organization_remark (organization_id, language, value)
+            SELECT id, 'FR', 'ajoutée' FROM organization WHERE full_name = 'Leaf One'
+            """)
+        #expect(!(try importTree().stdout.contains("Unchanged since")))
         #expect(try importTree().stdout.contains(Self.unchanged))
     }
 }
