@@ -32,9 +32,21 @@ package enum NominatimStandIn {
         }
     }
 
-    /// A stand-in whose `/reverse` first serves `faults` (rule mode: give them `times`), then the samples.
-    package static func start(faults: [LoopbackServer.Response] = [], lifetime: TimeInterval = 60) throws -> LoopbackServer {
-        try LoopbackServer(script: ["/reverse": faults + routes()], lifetime: lifetime)
+    /// The replay routes of `/search` (recorded by `record_search.py`), by `q` and `accept-language`.
+    package static func searchRoutes() throws -> [LoopbackServer.Response] {
+        struct Route: Decodable { var when: [String: String]; var body_file: String }
+        let routes = try JSONDecoder().decode([Route].self, from: Data(contentsOf: standin.appendingPathComponent("search_routes.json")))
+        return routes.map {
+            LoopbackServer.Response(headers: ["Content-Type": "application/json; charset=utf-8"],
+                                    bodyFile: standin.appendingPathComponent($0.body_file).path, when: $0.when)
+        }
+    }
+
+    /// A stand-in whose `/reverse` first serves `faults` (rule mode: give them `times`), then the
+    /// samples, and whose `/search` first serves `searchFaults`, then the recorded searches.
+    package static func start(faults: [LoopbackServer.Response] = [], searchFaults: [LoopbackServer.Response] = [],
+                              lifetime: TimeInterval = 60) throws -> LoopbackServer {
+        try LoopbackServer(script: ["/reverse": faults + routes(), "/search": searchFaults + searchRoutes()], lifetime: lifetime)
     }
 
     /// A fast configuration for tests against `server`.
