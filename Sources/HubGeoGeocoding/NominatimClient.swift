@@ -229,9 +229,9 @@ public final class NominatimClient {
         return max(0, date.timeIntervalSince(now))
     }
 
-    /// Up to 7 decimals (Nominatim's own precision), no exponent, no trailing zeros.
-    static func format(_ degrees: Double) -> String {
-        var text = String(format: "%.7f", degrees)
+    /// Up to `decimals` decimals (by default 7, Nominatim's own precision), no exponent, no trailing zeros.
+    package static func format(_ degrees: Double, decimals: Int = 7) -> String {
+        var text = String(format: "%.\(decimals)f", degrees)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text

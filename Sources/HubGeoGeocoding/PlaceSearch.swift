@@ -52,7 +52,7 @@ public struct PlaceSearch: Sendable, Equatable {
         let longitudeDegrees = min(latitudeDegrees / cosine, 180)
         let left = max(near.longitude - longitudeDegrees, -180), right = min(near.longitude + longitudeDegrees, 180)
         let top = min(near.latitude + latitudeDegrees, 90), bottom = max(near.latitude - latitudeDegrees, -90)
-        return [left, top, right, bottom].map(NominatimClient.format).joined(separator: ",")
+        return [left, top, right, bottom].map { NominatimClient.format($0) }.joined(separator: ",")
     }
 
     /// What the cache files the answer under besides the endpoint: the query as sent, the
