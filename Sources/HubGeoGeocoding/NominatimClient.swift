@@ -231,10 +231,7 @@ public final class NominatimClient {
 
     /// Up to `decimals` decimals (by default 7, Nominatim's own precision), no exponent, no trailing zeros.
     package static func format(_ degrees: Double, decimals: Int = 7) -> String {
-        var text = String(format: "%.\(decimals)f", degrees)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
+        DegreesText.string(degrees, decimals: decimals)
     }
 
     private static let queryValueCharacters: CharacterSet = {

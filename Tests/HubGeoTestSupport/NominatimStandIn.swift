@@ -32,14 +32,15 @@ package enum NominatimStandIn {
         }
     }
 
-    /// The replay routes of `/search` (recorded by `record_search.py`), by `q` and `accept-language`.
+    /// The replay routes of `/search` (recorded by `record_search.py`), by `q` and `accept-language`;
+    /// any other search finds nothing (`[]`, as Nominatim answers it).
     package static func searchRoutes() throws -> [LoopbackServer.Response] {
         struct Route: Decodable { var when: [String: String]; var body_file: String }
         let routes = try JSONDecoder().decode([Route].self, from: Data(contentsOf: standin.appendingPathComponent("search_routes.json")))
         return routes.map {
             LoopbackServer.Response(headers: ["Content-Type": "application/json; charset=utf-8"],
                                     bodyFile: standin.appendingPathComponent($0.body_file).path, when: $0.when)
-        }
+        } + [LoopbackServer.Response(headers: ["Content-Type": "application/json; charset=utf-8"], body: "[]")]
     }
 
     /// A stand-in whose `/reverse` first serves `faults` (rule mode: give them `times`), then the
