@@ -6,15 +6,8 @@ import Testing
 /// integration tier's real Nominatim 5.3.3), as a user runs it.
 @Suite("locate command")
 struct LocateCommandTests {
-    /// A runner with its own database and home, only the given HUBGEO_* variables, and no GitHub Actions log.
     static func runner(_ server: LoopbackServer?, in directory: TemporaryDirectory) -> CLIRunner {
-        var runner = CLIRunner(database: directory.path("hub.sqlite"), home: directory.url.path)
-        for name in runner.environment.keys where name.hasPrefix("HUBGEO_") || name == "GITHUB_ACTIONS" { runner.environment[name] = nil }
-        runner.environment["HUBGEO_DB"] = directory.path("hub.sqlite")
-        runner.environment["HUBGEO_CONFIG"] = "/nonexistent"
-        runner.environment["HUBGEO_REQUEST_INTERVAL"] = "0"
-        if let server { runner.environment["HUBGEO_NOMINATIM_URL"] = server.baseURL.absoluteString }
-        return runner
+        NominatimStandIn.runner(server, in: directory)
     }
 
     @Test("A table of candidates to stdout, the source to stderr; the same search again is answered from the cache")

@@ -94,13 +94,7 @@ struct CoordinateSuggestionTests {
     }
 
     static func cli(_ home: TemporaryDirectory, _ server: LoopbackServer) -> CLIRunner {
-        var runner = CLIRunner(database: home.path("hub.sqlite"), home: home.url.path)
-        for name in runner.environment.keys where name.hasPrefix("HUBGEO_") || name == "GITHUB_ACTIONS" { runner.environment[name] = nil }
-        runner.environment["HUBGEO_DB"] = home.path("hub.sqlite")
-        runner.environment["HUBGEO_CONFIG"] = "/nonexistent"
-        runner.environment["HUBGEO_REQUEST_INTERVAL"] = "0"
-        runner.environment["HUBGEO_NOMINATIM_URL"] = server.baseURL.absoluteString
-        return runner
+        NominatimStandIn.runner(server, in: home)
     }
 
     @Test("Without --geocode nothing is fetched and nothing suggested")
