@@ -4,7 +4,7 @@ import HubGeoModel
 
 /// The cached forward search that `hubgeo locate` and the suggestions of `validate --geocode`
 /// share: a search's answer from the geocode cache (filed by endpoint, query, language, viewbox
-/// and limit: ``PlaceSearch/cacheKey``), else asked through the one ``NominatimClient`` (its
+/// and limit: `PlaceSearch.cacheKey`), else asked through the one ``NominatimClient`` (its
 /// interval, contact, request budget and retries) and stored as it arrives. Like the reverse
 /// answers, a cached search answer stays until the same search is asked with `refresh`, and a
 /// failure is never stored.

@@ -2,7 +2,7 @@ import Foundation
 import HubGeoModel
 
 /// One forward search: what to look for, in which language, near where, and how many answers.
-/// Its ``cacheKey`` is what the geocode cache files the answer under.
+/// Its `cacheKey` is what the geocode cache files the answer under.
 public struct PlaceSearch: Sendable, Equatable {
     /// The most candidates Nominatim gives for one search (its own cap).
     public static let maximumLimit = 40

@@ -6,7 +6,7 @@ import HubGeoReader
 
 /// A Level 1 entry for a place that `hubgeo locate` found: `idPlus` (the town by `localize`'s
 /// rule, the full name, the nickname), `coordinates` rounded to ``coordinateDecimals`` decimals,
-/// and `optional.website` / `optional.wikipedia` when OpenStreetMap has them. ``checkedJSON()``
+/// and `optional.website` / `optional.wikipedia` when OpenStreetMap has them. ``checkedJSON(indent:)``
 /// writes it as Photo Club Hub's files do and checks it first, inside a Level 1 document, with
 /// the checks of `hubgeo validate` (``Validator/validate(data:name:catalog:)``: the schema and
 /// the Level 1 reader).
@@ -116,7 +116,7 @@ public struct Level1EntryDraft: Sendable, Equatable {
     // MARK: - JSON
 
     /// The entry as Photo Club Hub's files write one (their member order, four spaces a level),
-    /// its strings escaped by ``JSONString``; `indent` spaces before every line.
+    /// its strings escaped by `JSONString`; `indent` spaces before every line.
     public func json(indent: Int = 0) -> String {
         let pad = String(repeating: " ", count: indent)
         func quoted(_ text: String) -> String { JSONString.quoted(text) }
