@@ -47,7 +47,7 @@ public final class TownCheck {
             var text = "town check: \(checked + unchecked) organizations at \(points) points: \(checked) checked "
                 + "(\(counted(requests, "request")), \(counted(cachedPoints, "point")) cached)"
             if unchecked > 0 { text += ", \(unchecked) not checked" }
-            if suggested > 0 { text += ", \(suggested) coordinate\(suggested == 1 ? "" : "s") suggested" }
+            if suggested > 0 { text += ", \(counted(suggested, "coordinate")) suggested" }
             if let stoppedBy { text += "; lookups stopped: \(stoppedBy)" }
             return text
         }

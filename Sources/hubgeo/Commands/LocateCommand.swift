@@ -124,7 +124,7 @@ struct LocateCommand: ParsableCommand {
             guard !candidates.isEmpty else { break }
             let index = (pick ?? 1) - 1
             guard index < candidates.count else {
-                throw Self.failure("--pick \(index + 1): Nominatim gave only \(candidates.count) candidate\(candidates.count == 1 ? "" : "s")")
+                throw Self.failure("--pick \(index + 1): Nominatim gave only \(counted(candidates.count, "candidate"))")
             }
             let draft = try Level1EntryDraft(candidate: candidates[index], type: type ?? .club, fullName: name, nickName: nickname)
             Console.printVerbatim(try draft.checkedJSON())
@@ -134,7 +134,7 @@ struct LocateCommand: ParsableCommand {
             throw Self.failure("Nominatim found no place for \"\(search.normalizedQuery)\" (\(source)).")
         }
         if format != .json {
-            Console.note("\(candidates.count) candidate\(candidates.count == 1 ? "" : "s") \(source). Data © OpenStreetMap contributors, ODbL 1.0.")
+            Console.note("\(counted(candidates.count, "candidate")) \(source). Data © OpenStreetMap contributors, ODbL 1.0.")
         }
     }
 
