@@ -110,7 +110,7 @@ struct LocateCommand: ParsableCommand {
         let locator = PlaceLocator(store: store, client: offline ? nil : NominatimClient(configuration: configuration),
                                    configuration: configuration)
         guard let result = try locator.search(search, offline: offline, refresh: refresh) else {
-            throw Self.failure("\"\(search.normalizedQuery)\" is not in the cache of \(store.path) for \(configuration.endpointKey); "
+            throw Self.failure("\"\(search.query)\" is not in the cache of \(store.path) for \(configuration.endpointKey); "
                 + "run it without --offline")
         }
         let candidates = result.candidates
@@ -131,7 +131,7 @@ struct LocateCommand: ParsableCommand {
         }
         let source = result.fromCache ? "from the cache (asked \(RFC3339.string(result.fetchedAt)))" : "from \(configuration.endpointKey)"
         if candidates.isEmpty {
-            throw Self.failure("Nominatim found no place for \"\(search.normalizedQuery)\" (\(source)).")
+            throw Self.failure("Nominatim found no place for \"\(search.query)\" (\(source)).")
         }
         if format != .json {
             Console.note("\(counted(candidates.count, "candidate")) \(source). Data © OpenStreetMap contributors, ODbL 1.0.")
