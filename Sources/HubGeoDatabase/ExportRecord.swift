@@ -182,21 +182,6 @@ extension ExportRecord {
         return UnsafeBufferPointer(rebasing: bytes[position..<position + count])
     }
 
-    /// The offset just after the record ``append(to:)`` wrote at `offset` of `bytes`.
-    package static func storedEnd(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var position = offset
-        func skipField() {
-            let count = readLength(bytes, &position)
-            position += count
-        }
-        skipField()  // the stable id
-        position += 1 + 16  // the type, latitude and longitude
-        let present = bytes[position]
-        position += 1 + (present & 1 != 0 ? 8 : 0) + (present & 2 != 0 ? 8 : 0)
-        for _ in Field.properties { skipField() }
-        return position
-    }
-
     @inlinable
     package static func appendLength(_ length: Int, to buffer: inout [UInt8]) {
         LEB128.append(UInt64(length), to: &buffer)
