@@ -72,8 +72,7 @@ struct StableIDOrdering {
             sortPending()
             try pending.withUnsafeBufferPointer { buffer in
                 for start in starts {
-                    record.read(at: start, in: buffer)
-                    try body(record)
+                    try record.withStored(at: start, in: buffer, body)
                 }
             }
             return
@@ -104,8 +103,7 @@ struct StableIDOrdering {
         }
         for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
         while let first = heap.first {
-            readers[first].read(into: &record)
-            try body(record)
+            try readers[first].withRecord(&record, body)
             try readers[first].advance()
             if !readers[first].hasRecord {
                 heap[0] = heap[heap.count - 1]
@@ -203,8 +201,9 @@ struct StableIDOrdering {
             try advance()
         }
 
-        func read(into record: inout ExportRecord) {
-            window.withUnsafeBufferPointer { record.read(at: start, in: $0) }
+        /// Calls `body` with the current record, read in place in the window.
+        func withRecord(_ record: inout ExportRecord, _ body: (ExportRecord) throws -> Void) rethrows {
+            try window.withUnsafeBufferPointer { try record.withStored(at: start, in: $0, body) }
         }
 
         /// Moves to the next record of the run, reading more of it when the window does not hold it whole.
