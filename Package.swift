@@ -62,6 +62,8 @@ let package = Package(
                 "HubGeoModel",
                 "HubGeoClusters",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // sqlite3_* where GRDB is not used (each such file says why).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         // The import: the reader feeding the database (a tree read once, streamed into one
         // transaction, or into a staged file published with link(2)), and the first use of a
@@ -113,7 +115,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
@@ -136,7 +137,7 @@ let package = Package(
         // In-process query timings for `make bench` (Benchmarks/run.py).
         .executableTarget(
             name: "hubgeo-bench",
-            dependencies: ["HubGeo", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HubGeo", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             path: "Benchmarks/Sources/hubgeo-bench"),
         // Build, serialization and view timings of the cluster index alone (`make bench`'s cluster rows).
         .executableTarget(name: "hubgeo-cluster-bench", dependencies: ["HubGeoClusters"], path: "Benchmarks/Sources/hubgeo-cluster-bench"),
@@ -145,7 +146,7 @@ let package = Package(
         // what it shares is `package`.
         .target(
             name: "HubGeoTestSupport",
-            dependencies: ["HubGeo"],
+            dependencies: ["HubGeo", "HubGeoDatabase", "HubGeoModel"],
             path: "Tests/HubGeoTestSupport",
             exclude: ["action_runner.py", "headless_chromium.py", "loopback_server.py", "map_browser.py", "maplibre_browser.py",
                       "pmtiles_verify.py", "vector_tiles.py"]),
@@ -163,7 +164,6 @@ let package = Package(
             name: "HubGeoJSONTests",
             dependencies: [
                 "HubGeoJSON",
-                "HubGeoTestSupport",
             ]),
         // libcurl over real HTTP to a loopback server.
         .testTarget(
@@ -232,7 +232,6 @@ let package = Package(
             dependencies: [
                 "HubGeoClusters",
                 "HubGeoDatabase",
-                "HubGeoModel",
                 "HubGeoTiles",
                 "HubGeoTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -283,7 +282,6 @@ let package = Package(
                 "HubGeoImport",
                 "HubGeoJSON",
                 "HubGeoModel",
-                "HubGeoOutput",
                 "HubGeoReader",
                 "HubGeoTiles",
                 "HubGeoValidation",

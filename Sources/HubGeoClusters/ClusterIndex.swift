@@ -78,6 +78,10 @@ public struct ClusterIndex: Sendable {
 
     /// The parameters the index was built with.
     public var options: ClusterOptions { storage.options }
+
+    /// True when `other` is this index (the same loaded storage), not merely an equal one.
+    package func isSame(as other: ClusterIndex) -> Bool { storage === other.storage }
+
     /// The number of organizations indexed.
     public var organizationCount: Int { storage.organizationCount }
     /// The number of locations: organizations alone and co-located groups.

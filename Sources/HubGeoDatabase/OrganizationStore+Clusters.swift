@@ -49,6 +49,15 @@ public struct MapClusters: Sendable {
 public final class ClusterIndexCache: @unchecked Sendable {
     private let lock = NSLock()
     private var cached: (key: Key, index: ClusterIndex)?
+    /// The first organizations of co-located groups larger than the limit asked for, by the group's
+    /// first organization and that limit: read and sorted once per index, not at every request
+    /// (a group of 10,000 at one point would otherwise be read whole for each view that shows it).
+    private var largeGroups: [LargeGroup: [MapClusters.Organization]] = [:]
+
+    private struct LargeGroup: Hashable {
+        var firstID: Int64
+        var limit: Int
+    }
 
     /// Which index: the stored one of an import, or one built from the organizations of a
     /// database that holds none (made by an older hubgeo), as of its last import, or built from
@@ -83,8 +92,30 @@ public final class ClusterIndexCache: @unchecked Sendable {
         defer { lock.unlock() }
         if let cached, cached.key == key { return cached.index }
         let index = key.stored ? try ClusterIndexTable.load(db) : try ClusterIndexTable.build(db)
-        if cached.map({ key.isNewer(than: $0.key) }) ?? true { cached = (key, index) }
+        if cached.map({ key.isNewer(than: $0.key) }) ?? true {
+            cached = (key, index)
+            largeGroups = [:]
+        }
         return index
+    }
+
+    /// The first `limit` organizations of a co-located group of more, as `read` gives them,
+    /// kept while `index` is the cached one.
+    func largeGroup(_ ids: some Collection<Int64>, limit: Int, of index: ClusterIndex,
+                    read: () throws -> [MapClusters.Organization]) throws -> [MapClusters.Organization] {
+        let group = LargeGroup(firstID: ids.first ?? 0, limit: limit)
+        lock.lock()
+        let isCached = cached.map { $0.index.isSame(as: index) } ?? false
+        if isCached, let organizations = largeGroups[group] {
+            lock.unlock()
+            return organizations
+        }
+        lock.unlock()
+        let organizations = try read()
+        lock.lock()
+        if isCached, cached.map({ $0.index.isSame(as: index) }) ?? false { largeGroups[group] = organizations }
+        lock.unlock()
+        return organizations
     }
 }
 
@@ -112,20 +143,25 @@ extension OrganizationReading where Self: ~Copyable {
             do {
                 try index.forEachItem(west: west, south: south, east: east, north: north, zoom: zoom) { item in
                     if let limit, view.items.count >= limit { throw Full() }
-                    var organizations: [MapClusters.Organization] = []
-                    for rowID in item.organizationIDs {
-                        guard let row = try Row.fetchOne(statement, arguments: [rowID]) else { continue }
-                        let checked = CheckedRow(row, place: "organization row \(rowID)")
-                        organizations.append(MapClusters.Organization(
-                            stableID: try checked.text(0, "stable_id"), name: try checked.text(1, "full_name"),
-                            nickName: try checked.text(2, "nick_name"), type: try checked.type(3), town: try checked.text(4, "town"),
-                            coordinates: GeoPoint(latitude: try checked.number(5, "latitude", in: -90...90),
-                                                  longitude: try checked.number(6, "longitude", in: -180...180))))
+                    func read() throws -> [MapClusters.Organization] {
+                        var organizations: [MapClusters.Organization] = []
+                        for rowID in item.organizationIDs {
+                            guard let row = try Row.fetchOne(statement, arguments: [rowID]) else { continue }
+                            let checked = CheckedRow(row, place: "organization row \(rowID)")
+                            organizations.append(MapClusters.Organization(
+                                stableID: try checked.text(0, "stable_id"), name: try checked.text(1, "full_name"),
+                                nickName: try checked.text(2, "nick_name"), type: try checked.type(3), town: try checked.text(4, "town"),
+                                coordinates: GeoPoint(latitude: try checked.number(5, "latitude", in: -90...90),
+                                                      longitude: try checked.number(6, "longitude", in: -180...180))))
+                        }
+                        if organizations.count > 1 {
+                            organizations.sort { ($0.name, $0.town) < ($1.name, $1.town) }
+                            organizations = Array(organizations.prefix(max(0, groupLimit)))
+                        }
+                        return organizations
                     }
-                    if organizations.count > 1 {
-                        organizations.sort { ($0.name, $0.town) < ($1.name, $1.town) }
-                        organizations = Array(organizations.prefix(max(0, groupLimit)))
-                    }
+                    let organizations = item.organizationIDs.count > groupLimit
+                        ? try cache.largeGroup(item.organizationIDs, limit: groupLimit, of: index, read: read) : try read()
                     view.items.append(MapClusters.Item(item: item, organizations: organizations))
                 }
             } catch is Full {

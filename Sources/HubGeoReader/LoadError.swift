@@ -67,7 +67,7 @@ public enum LoadError: LocalizedError, Equatable, Sendable {
         case .noOrganizations(let root):
             Diagnostic(severity: .error, rule: .noOrganizations, file: root, jsonPath: "", message: "no clubs or museums found in the include tree")
         case .noUsableOrganizations(let root, let problems):
-            Diagnostic(severity: .error, rule: .noOrganizations, file: root, jsonPath: "", message: "no usable club or museum in the include tree (\(problems.count) problems)")
+            Diagnostic(severity: .error, rule: .noOrganizations, file: root, jsonPath: "", message: "no usable club or museum in the include tree (\(counted(problems.count, "problem")))")
         }
     }
 }

@@ -32,7 +32,7 @@ public enum CORSPolicy: Sendable, Equatable {
                 return
             default:
                 guard let origin = Self.origin(word) else {
-                    throw value.invalid("is not *, none or a list of origins: \"\(SettingValue.escaped(word))\" is not "
+                    throw value.invalid("is not *, none or a list of origins: \"\(TerminalSafe.escaped(word))\" is not "
                                         + "scheme://host[:port] (such as https://club.example)")
                 }
                 if !origins.contains(origin) { origins.append(origin) }

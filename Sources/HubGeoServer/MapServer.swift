@@ -116,7 +116,7 @@ public final class MapServer: Sendable {
                                                                       maxHeaderFieldCount: 100)
         return Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [AbsoluteTargetHandler.Installer(), ConnectRefusalHandler()], idleTimeout: .seconds(30),
+            server: .http1(configuration: .init(additionalChannelHandlers: [RequestHeadHandler.Installer(), ConnectRefusalHandler()], idleTimeout: .seconds(30),
                                                 httpDecoderConfiguration: decoder)),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "hubgeo"),
             onServerRunning: { channel in

@@ -93,6 +93,9 @@ struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
             return Self.error(.badRequest, "the request names more than one host (two Host headers, or a Host that differs from "
                               + "the host of its absolute target)")
         }
+        if let host = request.head.authority ?? request.headers[Self.host], host.isEmpty {
+            return Self.error(.badRequest, "an HTTP/1.1 request names its host in a Host header (RFC 9112 §3.2); this one has none")
+        }
         if let host = request.head.authority ?? request.headers[Self.host], !HostHeader.isValid(host) {
             return Self.error(.badRequest, "the Host header \"\(host.prefix(300))\" is not a host name or address with an optional port")
         }

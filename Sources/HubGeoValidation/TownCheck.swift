@@ -43,7 +43,7 @@ public final class TownCheck {
         /// "town check: 131 organizations at 120 points: 131 checked (12 requests, 108 points cached)".
         public var description: String {
             var text = "town check: \(checked + unchecked) organizations at \(points) points: \(checked) checked "
-                + "(\(requests) request\(requests == 1 ? "" : "s"), \(cachedPoints) point\(cachedPoints == 1 ? "" : "s") cached)"
+                + "(\(counted(requests, "request")), \(counted(cachedPoints, "point")) cached)"
             if unchecked > 0 { text += ", \(unchecked) not checked" }
             if let stoppedBy { text += "; lookups stopped: \(stoppedBy)" }
             return text

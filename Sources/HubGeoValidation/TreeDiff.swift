@@ -93,7 +93,7 @@ package struct TreeDiff: Sendable, Codable, Equatable {
 
     /// "2 added, 4 removed, 0 probable renames, 1 moved, 6 changed, 125 unchanged".
     package var summary: String {
-        "\(added.count) added, \(removed.count) removed, \(renamed.count) probable rename\(renamed.count == 1 ? "" : "s"), "
+        "\(added.count) added, \(removed.count) removed, \(counted(renamed.count, "probable rename")), "
             + "\(moved.count) moved, \(changed.count) changed, \(unchanged) unchanged"
     }
 }

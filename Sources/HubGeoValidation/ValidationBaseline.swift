@@ -49,8 +49,7 @@ package struct ValidationBaseline: Sendable, Equatable, Codable {
 
     /// "against the baseline ../base: 3 errors and 104 warnings left as they were (not shown), 1 fixed".
     package var summary: String {
-        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        return "against the baseline \(folder): \(plural(unchangedErrors, "error")) and \(plural(unchangedWarnings, "warning")) "
+        "against the baseline \(folder): \(counted(unchangedErrors, "error")) and \(counted(unchangedWarnings, "warning")) "
             + "left as they were (not shown), \(fixed) fixed"
     }
 }

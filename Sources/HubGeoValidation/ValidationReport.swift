@@ -33,8 +33,7 @@ public struct ValidationReport: Sendable, Codable, Equatable {
 
     /// "12 files, 131 organizations: 3 errors, 17 warnings".
     public var summary: String {
-        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        return "\(plural(files.count, "file")), \(plural(organizations, "organization")): "
-            + "\(plural(errorCount, "error")), \(plural(warningCount, "warning"))"
+        "\(counted(files.count, "file")), \(counted(organizations, "organization")): "
+            + "\(counted(errorCount, "error")), \(counted(warningCount, "warning"))"
     }
 }

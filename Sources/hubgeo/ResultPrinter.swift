@@ -25,7 +25,7 @@ enum ResultPrinter {
         func noteUnlocalized() {
             guard unlocalized > 0, let source = filter.localization else { return }
             Console.note("No answer cached in \(source.language) from \(source.endpoint) at zoom \(source.zoom) for \(unlocalized) of "
-                + "\(total) organization\(total == 1 ? "" : "s") (hubgeo localize --lang \(source.language) caches them).")
+                + "\(counted(total, "organization")) (hubgeo localize --lang \(source.language) caches them).")
         }
         switch format {
         case .table:

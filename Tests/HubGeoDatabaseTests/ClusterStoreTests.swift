@@ -151,6 +151,30 @@ struct ClusterStoreTests {
         #expect(try store.clusterIndex().serialized() == expected)
     }
 
+    @Test("a co-located group larger than the limit lists its first organizations by name, the same at every request, and those of the new rows after an import")
+    func largeGroups() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("hub.sqlite")
+        var organizations = ClusterFixtures.organizations(count: 300, seed: 7)
+        for i in 0..<150 { organizations[i].coordinates = GeoPoint(latitude: 10, longitude: 20) }
+        let store = try ClusterFixtures.importedStore(at: path, organizations)
+        let cache = ClusterIndexCache()
+        func group() throws -> [String] {
+            let view = try store.clusters(west: 19.9, south: 9.9, east: 20.1, north: 10.1, zoom: 30, groupLimit: 40, cache: cache)
+            let groups = view.items.filter { $0.item.kind == .colocatedGroup }
+            #expect(groups.count == 1 && groups.first?.item.count == 150)
+            return groups.first?.organizations.map(\.name) ?? []
+        }
+        let expected = Array(organizations.prefix(150).map(\.fullName).sorted().prefix(40))
+        #expect(try group() == expected)
+        #expect(try group() == expected, "the same again (kept with the index)")
+        // A rename that sorts first: the next import's index, and its group, show it.
+        organizations[149].identity = OrganizationIdentity(town: organizations[149].town, fullName: "AAA first of the group")
+        try ClusterFixtures.importedStore(at: path, organizations)
+        #expect(try group() == Array(organizations.prefix(150).map(\.fullName).sorted().prefix(40)))
+        #expect(try group().first == "AAA first of the group")
+    }
+
     @Test("a view past the limit stops there, marked truncated")
     func limit() throws {
         let directory = try TemporaryDirectory()

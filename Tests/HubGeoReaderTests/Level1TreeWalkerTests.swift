@@ -111,6 +111,8 @@ struct Level1TreeWalkerTests {
         #expect(walk.emptinessError(diagnostics: []) == .noOrganizations(root: root.path))
         let skipped = Diagnostic(severity: .warning, rule: .missingKey, file: "f", jsonPath: "clubs[0]", message: "m")
         #expect(walk.emptinessError(diagnostics: [skipped]) == .noUsableOrganizations(root: root.path, problems: [skipped.description]))
+        #expect(LoadError.noUsableOrganizations(root: "r", problems: ["p"]).diagnostic.message.hasSuffix("(1 problem)"))
+        #expect(LoadError.noUsableOrganizations(root: "r", problems: ["p", "q"]).diagnostic.message.hasSuffix("(2 problems)"))
     }
 
     /// `root.level1.json` -> `c1.level1.json` -> ... -> `c<depth-1>.level1.json`, one museum each;

@@ -53,7 +53,7 @@ package struct ConfigFile: Sendable, Equatable {
             guard let equals = line.firstIndex(of: "=") else { throw Failure(message: "\(path):\(index + 1): expected key = value") }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
             let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            guard Self.keys.contains(key) else { throw Failure(message: "\(path):\(index + 1): unknown key \"\(SettingValue.escaped(key))\"") }
+            guard Self.keys.contains(key) else { throw Failure(message: "\(path):\(index + 1): unknown key \"\(TerminalSafe.escaped(key))\"") }
             if !value.isEmpty { values[key] = SettingValue(value, from: .configFile(path: path, line: index + 1, key: key)) }
         }
     }

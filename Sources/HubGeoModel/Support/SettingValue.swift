@@ -57,8 +57,8 @@ package struct SettingValue: Sendable, Equatable {
     /// Text that is sent in an HTTP header or a URL (a contact, an e-mail address): no control
     /// character (U+0000-U+001F, U+007F-U+009F), which could end the header and start another.
     package func headerText() throws(SettingError) -> String {
-        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
-            throw SettingError(source: source, message: "\(source) contains the control character \(Self.codePoint(control)), "
+        if let control = TerminalSafe.escapedCharacters(in: text, where: TerminalSafe.isControl).first {
+            throw SettingError(source: source, message: "\(source) contains the control character \(control), "
                 + "which cannot be sent in an HTTP request")
         }
         return text
@@ -75,26 +75,9 @@ package struct SettingValue: Sendable, Equatable {
 
     // MARK: - Messages
 
-    /// `SOURCE "VALUE" PROBLEM`, the value with control characters shown as `\u{..}`.
+    /// `SOURCE "VALUE" PROBLEM`, the value as ``TerminalSafe`` shows it.
     package func invalid(_ problem: String) -> SettingError {
-        SettingError(source: source, message: "\(source) \"\(Self.escaped(text))\" \(problem)")
-    }
-
-    package static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control {
-                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    static func codePoint(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        SettingError(source: source, message: "\(source) \"\(TerminalSafe.escaped(text))\" \(problem)")
     }
 
     private static func format(_ seconds: TimeInterval) -> String {

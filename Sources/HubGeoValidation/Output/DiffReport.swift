@@ -122,7 +122,7 @@ package struct DiffReport {
         let hidden = all.count - min(warnings.count, GitHubAnnotations.limit) - shownNotices
         if hidden > 0 {
             lines.append("::notice title=hubgeo diff::" + GitHubAnnotations.escapeData(
-                "\(hidden) more difference\(hidden == 1 ? "" : "s") not shown as annotations (GitHub shows \(GitHubAnnotations.limit) "
+                "\(counted(hidden, "more difference")) not shown as annotations (GitHub shows \(GitHubAnnotations.limit) "
                     + "of each kind per step): all are listed in this step's log under \"All differences\", or run hubgeo diff --format text"))
             lines.append("::group::All differences (\(all.count))")
             lines += textLines(paths: paths).dropLast().map(GitHubAnnotations.escapeLog)

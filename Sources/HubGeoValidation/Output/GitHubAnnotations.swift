@@ -24,8 +24,8 @@ package struct GitHubAnnotations {
         let hiddenErrors = max(0, errors.count - Self.limit), hiddenWarnings = max(0, warnings.count - Self.limit)
         if hiddenErrors + hiddenWarnings > 0 {
             var hidden: [String] = []
-            if hiddenErrors > 0 { hidden.append("\(hiddenErrors) more error\(hiddenErrors == 1 ? "" : "s")") }
-            if hiddenWarnings > 0 { hidden.append("\(hiddenWarnings) more warning\(hiddenWarnings == 1 ? "" : "s")") }
+            if hiddenErrors > 0 { hidden.append("\(counted(hiddenErrors, "more error"))") }
+            if hiddenWarnings > 0 { hidden.append("\(counted(hiddenWarnings, "more warning"))") }
             lines.append("::notice title=hubgeo validate::" + Self.escapeData(
                 "\(hidden.joined(separator: " and ")) not shown as annotations (GitHub shows \(Self.limit) of each per step): "
                     + "all \(report.diagnostics.count) are listed in this step's log under \"All diagnostics\", "

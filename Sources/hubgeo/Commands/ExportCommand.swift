@@ -51,7 +51,7 @@ struct ExportCommand: ParsableCommand {
         do {
             let count = try export(store: store, selection: selection, localization: localization, to: sink)
             try sink.commit()
-            if !sink.isStandardStream { Console.note("Wrote \(count) organization\(count == 1 ? "" : "s") to \(output).") }
+            if !sink.isStandardStream { Console.note("Wrote \(counted(count, "organization")) to \(output).") }
         } catch {
             sink.abandon()
             throw error

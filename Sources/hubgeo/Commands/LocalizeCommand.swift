@@ -76,7 +76,7 @@ struct LocalizeCommand: ParsableCommand {
     private func report(_ summary: Localizer.Summary, languages: [String]) {
         let p = summary.progress
         var lines = ["Went through \(p.done) of \(p.total) distinct coordinates (\(p.organizations) organizations) "
-            + "in \(languages.count) language\(languages.count == 1 ? "" : "s") (\(languages.joined(separator: ", ")))."]
+            + "in \(counted(languages.count, "language")) (\(languages.joined(separator: ", ")))."]
         lines.append("Requests made: \(p.requests); answers fetched: \(p.fetched), derived without a request: \(p.derived), "
             + "cache hits: \(p.cacheHits); no-result places: \(p.noResult); failures: \(p.failures).")
         if p.missingOffline > 0 {

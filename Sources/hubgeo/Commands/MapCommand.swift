@@ -81,7 +81,7 @@ struct MapCommand: ParsableCommand {
         }
         if !sink.isStandardStream {
             let languagesNote = chosen.isEmpty ? "no language" : chosen.compactMap { $0 }.joined(separator: ", ")
-            Console.note("Wrote \(output): \(count) organization\(count == 1 ? "" : "s"), \(languagesNote), \(html.utf8.count) bytes.")
+            Console.note("Wrote \(output): \(counted(count, "organization")), \(languagesNote), \(html.utf8.count) bytes.")
         }
     }
 }

@@ -81,8 +81,8 @@ struct TilesCommand: ParsableCommand {
         }
         display.finish()
         let count = summary.organizations
-        Console.note("Wrote \(output): \(summary.tiles) tile\(summary.tiles == 1 ? "" : "s") of zooms 0-\(summary.maximumZoom), "
-            + "\(count) organization\(count == 1 ? "" : "s").")
+        Console.note("Wrote \(output): \(counted(summary.tiles, "tile")) of zooms 0-\(summary.maximumZoom), "
+            + "\(counted(count, "organization")).")
     }
 
     /// Archive errors as hubgeo's errors (exit 1, the message alone).
