@@ -197,6 +197,7 @@ enum DatabaseSchema {
         migrator.registerMigration("v4 cluster index", migrate: ClusterIndexTable.create)
         migrator.registerMigration("v5 import statistics", migrate: ImportStatistics.addColumns)
         migrator.registerMigration("v6 organization writes", migrate: OrganizationWrites.create)
+        migrator.registerMigration("geocode cache v4: forward searches", migrate: GeocodeCache.createSearchTable)
         return migrator
     }
 }

@@ -16,6 +16,8 @@ import HubGeoModel
 /// - `geocode_town_names`: per rounded point and endpoint, the answer asked at the zoom of the
 ///   point's town (10 for a city) with all the town's names, when the object answered at the
 ///   configured zoom was not the town (a suburb, a road).
+/// - `geocode_search`: per endpoint, query, language, viewbox and limit, a forward search's
+///   answer (`hubgeo locate`, the suggestions of `validate --geocode`).
 ///
 /// Failures are never stored; each save is one transaction.
 package final class GeocodeCache: Sendable {
@@ -85,6 +87,22 @@ package final class GeocodeCache: Sendable {
                 raw_response TEXT NOT NULL,
                 fetched_at TEXT NOT NULL,
                 PRIMARY KEY (latitude_e6, longitude_e6, endpoint, zoom)
+            );
+            """)
+    }
+
+    /// The table of forward searches: migration "geocode cache v4: forward searches".
+    static func createSearchTable(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE geocode_search (
+                endpoint TEXT NOT NULL,
+                query TEXT NOT NULL,
+                language TEXT NOT NULL,
+                viewbox TEXT NOT NULL,
+                result_limit INTEGER NOT NULL,
+                raw_response TEXT NOT NULL,
+                fetched_at TEXT NOT NULL,
+                PRIMARY KEY (endpoint, query, language, viewbox, result_limit)
             );
             """)
     }
@@ -186,6 +204,32 @@ package final class GeocodeCache: Sendable {
                 INSERT OR REPLACE INTO geocode_town_names (latitude_e6, longitude_e6, endpoint, zoom, language, raw_response, fetched_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [coordinate.latitudeE6, coordinate.longitudeE6, endpoint, zoom, language, raw, Self.timestamp(time)])
+        }
+    }
+
+    // MARK: - Forward searches
+
+    /// The answer cached for a forward search (its query as sent, language, viewbox or "" and
+    /// limit) from `endpoint`, and when it was fetched; nil when none is.
+    package func searchAnswer(endpoint: String, query: String, language: String, viewbox: String, limit: Int) throws
+        -> (raw: String, fetchedAt: Date)? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT raw_response, fetched_at FROM geocode_search
+                WHERE endpoint = ? AND query = ? AND language = ? AND viewbox = ? AND result_limit = ?
+                """, arguments: [endpoint, query, language, viewbox, limit])
+                .map { ($0["raw_response"], RFC3339.date($0["fetched_at"]) ?? Date(timeIntervalSince1970: 0)) }
+        }
+    }
+
+    /// Stores a forward search's answer, as received, in one transaction (replacing an older one).
+    package func saveSearchAnswer(endpoint: String, query: String, language: String, viewbox: String, limit: Int,
+                                  raw: String, at time: Date = Date()) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO geocode_search (endpoint, query, language, viewbox, result_limit, raw_response, fetched_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [endpoint, query, language, viewbox, limit, raw, Self.timestamp(time)])
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import HubGeoHTTP
 import HubGeoModel
 
-/// Reverse geocoding against one Nominatim server over `CurlClient` (libcurl): one connection,
+/// Reverse lookups and forward searches against one Nominatim server over `CurlClient` (libcurl): one connection,
 /// one request at a time, each starting at least ``NominatimConfiguration/minimumInterval``
 /// after the previous one ended. That holds for every request that goes out, and each is
 /// counted: retries, redirects, and the resend libcurl makes on a fresh connection when the
@@ -38,15 +38,47 @@ public final class NominatimClient {
         limiter = RateLimiter(interval: configuration.minimumInterval, clock: clock)
     }
 
+    /// `{endpoint}/{name}`, whatever the endpoint's path ends with.
+    private func endpoint(_ name: String) -> URLComponents {
+        var components = URLComponents(url: configuration.endpoint, resolvingAgainstBaseURL: false)!
+        var path = components.path
+        while path.hasSuffix("/") { path.removeLast() }
+        components.path = path + "/" + name
+        return components
+    }
+
+    /// `items` and the configured `email`, percent-encoded for a query string.
+    private func query(_ components: inout URLComponents, _ items: [URLQueryItem]) -> URL {
+        var items = items
+        if let email = configuration.email { items.append(URLQueryItem(name: "email", value: email)) }
+        components.percentEncodedQueryItems = items.map {
+            URLQueryItem(name: $0.name, value: $0.value?.addingPercentEncoding(withAllowedCharacters: Self.queryValueCharacters))
+        }
+        return components.url!
+    }
+
+    /// The request URL for a forward search:
+    /// `{endpoint}/search?q&format=jsonv2&addressdetails=1&extratags=1&limit[&viewbox][&accept-language][&email]`.
+    package func url(for search: PlaceSearch) -> URL {
+        var components = endpoint("search")
+        var items = [
+            URLQueryItem(name: "q", value: search.normalizedQuery),
+            URLQueryItem(name: "format", value: "jsonv2"),
+            URLQueryItem(name: "addressdetails", value: "1"),
+            URLQueryItem(name: "extratags", value: "1"),
+            URLQueryItem(name: "limit", value: String(search.limit)),
+        ]
+        if let viewbox = search.viewbox { items.append(URLQueryItem(name: "viewbox", value: viewbox)) }
+        if let language = search.language { items.append(URLQueryItem(name: "accept-language", value: language)) }
+        return query(&components, items)
+    }
+
     /// The request URL for a point in a language:
     /// `{endpoint}/reverse?lat&lon&format=jsonv2&zoom&addressdetails=1[&namedetails=1][&accept-language][&email]`.
     /// A nil `language` sends none: Nominatim then answers with the local `name` tags. A nil
     /// `zoom` is the configured one.
     package func url(for point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) -> URL {
-        var components = URLComponents(url: configuration.endpoint, resolvingAgainstBaseURL: false)!
-        var path = components.path
-        while path.hasSuffix("/") { path.removeLast() }
-        components.path = path + "/reverse"
+        var components = endpoint("reverse")
         var items = [
             URLQueryItem(name: "lat", value: Self.format(point.latitude)),
             URLQueryItem(name: "lon", value: Self.format(point.longitude)),
@@ -56,11 +88,7 @@ public final class NominatimClient {
         ]
         if nameDetails { items.append(URLQueryItem(name: "namedetails", value: "1")) }
         if let language { items.append(URLQueryItem(name: "accept-language", value: language)) }
-        if let email = configuration.email { items.append(URLQueryItem(name: "email", value: email)) }
-        components.percentEncodedQueryItems = items.map {
-            URLQueryItem(name: $0.name, value: $0.value?.addingPercentEncoding(withAllowedCharacters: Self.queryValueCharacters))
-        }
-        return components.url!
+        return query(&components, items)
     }
 
     /// A successful lookup: the parsed answer and the raw body.
@@ -75,6 +103,35 @@ public final class NominatimClient {
     /// the configured one (a lower one asks for a coarser object: 3 the country, 10 the city).
     package func reverse(_ point: GeoPoint, language: String?, nameDetails: Bool = true, zoom: Int? = nil) throws(GeocodeError) -> Answer {
         let url = url(for: point, language: language, nameDetails: nameDetails, zoom: zoom)
+        let (result, body) = try send(url, parse: NominatimResponseParser.parse)
+        return Answer(result: result, body: body, url: url)
+    }
+
+    /// A successful forward search: the candidates, best first, and the raw body.
+    public struct SearchAnswer: Sendable {
+        /// The places found, best first as Nominatim ranked them; empty when none matched.
+        public var candidates: [PlaceCandidate]
+        /// The body as received (what the geocode cache keeps).
+        public var body: Data
+        /// The request's URL.
+        public var url: URL
+    }
+
+    /// One forward search (Nominatim's `/search`), with the same pacing, request budget, retries
+    /// and errors as every request of this client; not cached (``PlaceLocator`` caches).
+    /// Throws ``GeocodeError``: ``GeocodeError/configuration(_:)`` for a search that cannot be
+    /// sent (``PlaceSearch/problem``), ``GeocodeError/invalidResponse(_:_:)`` for a body that
+    /// is not a search answer.
+    public func search(_ search: PlaceSearch) throws(GeocodeError) -> SearchAnswer {
+        if let problem = search.problem { throw .configuration(problem) }
+        let url = url(for: search)
+        let (candidates, body) = try send(url, parse: NominatimSearchParser.parse)
+        return SearchAnswer(candidates: candidates, body: body, url: url)
+    }
+
+    /// Sends one request to `url` with pacing and retries, and parses a 200's body with `parse`.
+    private func send<Parsed>(_ url: URL, parse: (Data) throws(NominatimResponseParser.Failure) -> Parsed)
+        throws(GeocodeError) -> (Parsed, Data) {
         var attempt = 0
         while true {
             if let requestBudget, requestCount >= requestBudget { throw .requestBudgetExhausted(requestBudget) }
@@ -82,7 +139,7 @@ public final class NominatimClient {
             // The wait (pacing, backoff, Retry-After) ends early on SIGINT or SIGTERM: then no request.
             guard !Interruption.isRequested else { throw .interrupted }
             requestCount += 1
-            let outcome = attemptOnce(url)
+            let outcome = attemptOnce(url, parse: parse)
             limiter.requestEnded()
             if budgetStoppedFollowUp, let requestBudget { throw .requestBudgetExhausted(requestBudget) }
             switch outcome {
@@ -126,7 +183,8 @@ public final class NominatimClient {
         return true
     }
 
-    private func attemptOnce(_ url: URL) -> Result<Answer, Failure> {
+    private func attemptOnce<Parsed>(_ url: URL, parse: (Data) throws(NominatimResponseParser.Failure) -> Parsed)
+        -> Result<(Parsed, Data), Failure> {
         let response: FetchedResponse
         budgetStoppedFollowUp = false
         do {
@@ -140,7 +198,7 @@ public final class NominatimClient {
         switch response.status {
         case 200:
             do {
-                return .success(Answer(result: try NominatimResponseParser.parse(response.body), body: response.body, url: url))
+                return .success((try parse(response.body), response.body))
             } catch {
                 return .failure(Failure(error: .invalidResponse(url, error.reason), retry: false))
             }
@@ -171,12 +229,9 @@ public final class NominatimClient {
         return max(0, date.timeIntervalSince(now))
     }
 
-    /// Up to 7 decimals (Nominatim's own precision), no exponent, no trailing zeros.
-    static func format(_ degrees: Double) -> String {
-        var text = String(format: "%.7f", degrees)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
+    /// Up to `decimals` decimals (by default 7, Nominatim's own precision), no exponent, no trailing zeros.
+    package static func format(_ degrees: Double, decimals: Int = 7) -> String {
+        DegreesText.string(degrees, decimals: decimals)
     }
 
     private static let queryValueCharacters: CharacterSet = {

@@ -92,9 +92,17 @@ package enum NominatimResponseParser {
             if case .string(let message) = error, message == "Unable to geocode" { return .noResult }
             throw Failure(reason: "error \(errorMessage(error) ?? "(no message)")")
         }
-        guard let address = json["address"], case .object = address else {
+        guard let result = object(json) else {
             throw Failure(reason: "no \"address\" object (was addressdetails=1 sent?)")
         }
+        return result
+    }
+
+    /// One returned object of a `jsonv2` answer with `addressdetails=1` (a reverse answer, or one
+    /// element of a search answer's array), read by the one set of address rules: the town is the
+    /// first of ``ReverseGeocodeResult/townKeys`` in `address`. Nil without an `address` object.
+    static func object(_ json: JSONValue) -> ReverseGeocodeResult? {
+        guard let address = json["address"], case .object = address else { return nil }
         var result = ReverseGeocodeResult(status: .found)
         for key in ReverseGeocodeResult.townKeys {
             if let value = string(address[key]), !value.isEmpty {

@@ -36,6 +36,8 @@ public final class TownCheck {
         public var cachedPoints = 0
         /// Why lookups stopped early, if they did.
         public var stoppedBy: String?
+        /// Warnings given suggested coordinates (from a forward search).
+        public var suggested = 0
 
         /// Nothing checked yet.
         public init() {}
@@ -45,6 +47,7 @@ public final class TownCheck {
             var text = "town check: \(checked + unchecked) organizations at \(points) points: \(checked) checked "
                 + "(\(counted(requests, "request")), \(counted(cachedPoints, "point")) cached)"
             if unchecked > 0 { text += ", \(unchecked) not checked" }
+            if suggested > 0 { text += ", \(counted(suggested, "coordinate")) suggested" }
             if let stoppedBy { text += "; lookups stopped: \(stoppedBy)" }
             return text
         }
@@ -68,12 +71,15 @@ public final class TownCheck {
 
     private let store: OrganizationStore
     private let geocoder: CachedReverseGeocoder
+    /// The forward searches of the suggestions: the same client (interval, budget) and cache.
+    private let locator: PlaceLocator
     private let online: Bool
 
     /// `client` nil: cached answers only.
     public init(store: OrganizationStore, client: NominatimClient?, configuration: NominatimConfiguration) {
         self.store = store
         geocoder = CachedReverseGeocoder(cache: store.geocodeCache, client: client, configuration: configuration)
+        locator = PlaceLocator(store: store, client: client, configuration: configuration)
         online = client != nil
     }
 
@@ -172,6 +178,72 @@ public final class TownCheck {
         }
         if let country = main.country { parts.append(country) }
         return Place(found: true, description: parts.joined(separator: ", "), keys: keys)
+    }
+
+    // MARK: - Suggested coordinates
+
+    /// The rules whose warnings get suggested coordinates.
+    static let suggestedRules: Set<DiagnosticRule> = [.coordinatesZero, .townMismatch, .townNowhere]
+
+    /// `diagnostics` with suggested coordinates (``CoordinateSuggestion``, also added to the
+    /// message) on each (0, 0), town-mismatch and town-nowhere warning about one of `subjects`:
+    /// the first place a search of the organization's full name and town finds (the name alone
+    /// when it holds the town), else of its town alone. The searches go through the same client (its interval and request budget) and the
+    /// same cache as the reverse lookups, one per distinct query; offline, or once lookups have
+    /// stopped, the cache only.
+    func suggest(_ diagnostics: [Diagnostic], subjects: [Subject]) -> [Diagnostic] {
+        var bySpot: [String: Subject] = [:]
+        for subject in subjects { bySpot[subject.file + "\u{1F}" + subject.entryPath] = subject }
+        var found: [String: PlaceCandidate?] = [:]
+        return diagnostics.map { diagnostic in
+            guard Self.suggestedRules.contains(diagnostic.rule), diagnostic.suggestion == nil,
+                  let entryPath = Self.entryPath(of: diagnostic), let subject = bySpot[diagnostic.file + "\u{1F}" + entryPath]
+            else { return diagnostic }
+            let organization = subject.organization
+            let (name, town) = (organization.identity.fullName, organization.identity.town)
+            // "Fotomuseum Den Haag" names its town already; "Fotokring Beeldhoek" is searched as "Fotokring Beeldhoek, Asten".
+            let queries = [name.range(of: town, options: [.caseInsensitive, .diacriticInsensitive]) != nil ? name : "\(name), \(town)", town]
+            for query in queries {
+                if found[query] == nil { found[query] = .some(firstPlace(query)) }
+                guard let candidate = found[query] ?? nil,
+                      let meters = try? store.geodesicDistance(from: organization.coordinates, to: candidate.coordinates)
+                else { continue }
+                var diagnostic = diagnostic
+                let suggestion = CoordinateSuggestion(
+                    latitude: candidate.coordinates.latitude, longitude: candidate.coordinates.longitude, distanceMeters: meters,
+                    query: PlaceSearch(query: query).normalizedQuery, place: "\(candidate.name) (\(candidate.kind))",
+                    coordinatesPath: JSONPath.member(entryPath, "coordinates"))
+                diagnostic.suggestion = suggestion
+                diagnostic.message += "; suggested coordinates: \(suggestion.description)"
+                summary.suggested += 1
+                return diagnostic
+            }
+            return diagnostic
+        }
+    }
+
+    /// The JSON path of the Level 1 entry a suggested rule's warning is about.
+    static func entryPath(of diagnostic: Diagnostic) -> String? {
+        switch diagnostic.rule {
+        case .coordinatesZero: JSONPath.parent(of: diagnostic.jsonPath)
+        case .townMismatch, .townNowhere: JSONPath.parent(of: diagnostic.jsonPath).flatMap { JSONPath.parent(of: $0) }
+        default: nil
+        }
+    }
+
+    /// The first place a search for `query` finds (nil: none, or no answer), counting its requests.
+    private func firstPlace(_ query: String) -> PlaceCandidate? {
+        let before = locator.requestCount
+        defer { summary.requests += locator.requestCount - before }
+        do {
+            return try locator.search(PlaceSearch(query: query, limit: 1), offline: !online || summary.stoppedBy != nil)?.candidates.first
+        } catch let error as GeocodeError {
+            if error.stopsBatch { summary.stoppedBy = summary.stoppedBy ?? error.localizedDescription }
+            return nil
+        } catch {
+            summary.stoppedBy = summary.stoppedBy ?? "the geocode cache cannot be used: \(error.localizedDescription)"
+            return nil
+        }
     }
 
     /// A name reduced for comparison: case, accents, spaces and punctuation ignored.

@@ -247,11 +247,13 @@ public struct Validator: Sendable {
             }
             var diagnostics = inspection.data.diagnostics + coordinateChecks(inspection)
             if let townCheck = result.townCheck, onlyFiles == nil {
-                diagnostics += townCheck.check(inspection.data.organizations.compactMap { organization in
+                let subjects = inspection.data.organizations.compactMap { organization in
                     inspection.places[organization.identity].map {
                         TownCheck.Subject(organization: organization, file: $0.file.description, entryPath: $0.jsonPath)
                     }
-                })
+                }
+                diagnostics += townCheck.check(subjects)
+                diagnostics = townCheck.suggest(diagnostics, subjects: subjects)
             }
             diagnostics = Self.merge(loader: diagnostics, walker: walked, sources: documents)
             // A template pair's Level 2 file is checked with its own Level 1 file, not here.
@@ -307,6 +309,10 @@ public struct Validator: Sendable {
                     diagnostic.column = span.column
                     diagnostic.endLine = span.endLine
                     diagnostic.endColumn = span.endColumn
+                }
+                if var suggestion = diagnostic.suggestion, let span = positions[diagnostic.file]??.span(at: suggestion.coordinatesPath) {
+                    (suggestion.line, suggestion.column, suggestion.endLine, suggestion.endColumn) = (span.line, span.column, span.endLine, span.endColumn)
+                    diagnostic.suggestion = suggestion
                 }
             }
             if diagnostic.line == nil { diagnostic.line = 1 }

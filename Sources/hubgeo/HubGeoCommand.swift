@@ -15,7 +15,7 @@ struct HubGeoCommand: AsyncParsableCommand {
         version: HubGeoVersion.current,
         subcommands: [
             ImportCommand.self, NearCommand.self, BBoxCommand.self, SearchCommand.self,
-            ShowCommand.self, StatsCommand.self, LocalizeCommand.self, GeocodeCommand.self, ExportCommand.self, TilesCommand.self, MapCommand.self, ServeCommand.self,
+            ShowCommand.self, StatsCommand.self, LocalizeCommand.self, GeocodeCommand.self, LocateCommand.self, ExportCommand.self, TilesCommand.self, MapCommand.self, ServeCommand.self,
             ValidateCommand.self, SchemaCommand.self, DiffCommand.self, SourcesCommand.self,
         ])
 

@@ -25,7 +25,7 @@ struct GeocodeCacheTests {
             // Back to the schema of that time: the organizations' migration and "v2 geocode cache" only.
             try store.database.write { db in
                 try db.execute(sql: """
-                    DROP TABLE geocode_country_names; DROP TABLE geocode_town_names; DROP TABLE document_cache; DROP TABLE cluster_index;
+                    DROP TABLE geocode_country_names; DROP TABLE geocode_town_names; DROP TABLE geocode_search; DROP TABLE document_cache; DROP TABLE cluster_index;
                     DROP TRIGGER organization_writes_insert; DROP TRIGGER organization_writes_update; DROP TRIGGER organization_writes_delete;
                     DROP TABLE organization_writes;
                     \(ImportStatistics.columns.map { "ALTER TABLE import_run DROP COLUMN \($0);" }.joined(separator: " "))
@@ -42,7 +42,8 @@ struct GeocodeCacheTests {
         try cache.saveCountryNamesAnswer(code: "nl", language: "nl", endpoint: "http://127.0.0.1:1", raw: "{}")
         #expect(try cache.countryNamesAnswer(code: "nl", endpoint: "http://127.0.0.1:1")?.language == "nl")
         let migrations = try store.database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-        #expect(migrations == ["document cache v1", "geocode cache v3: names of countries and towns", "v1 organizations", "v2 geocode cache",
+        #expect(migrations == ["document cache v1", "geocode cache v3: names of countries and towns", "geocode cache v4: forward searches",
+                               "v1 organizations", "v2 geocode cache",
                                "v3 fewer indexes", "v4 cluster index", "v5 import statistics", "v6 organization writes"])
     }
 
@@ -51,7 +52,7 @@ struct GeocodeCacheTests {
         let directory = try TestPaths.temporaryDirectory()
         let store = try OrganizationStore(path: directory.path("hub.sqlite"))
         let columns = try store.database.read { db in
-            try ["geocode_cache", "geocode_country", "geocode_country_names", "geocode_town_names"].map { table in
+            try ["geocode_cache", "geocode_country", "geocode_country_names", "geocode_town_names", "geocode_search"].map { table in
                 try db.columns(in: table).map(\.name)
             }
         }
@@ -61,12 +62,13 @@ struct GeocodeCacheTests {
             ["endpoint", "country_code", "language", "country", "learned_at"],
             ["endpoint", "country_code", "language", "raw_response", "learned_at"],
             ["latitude_e6", "longitude_e6", "endpoint", "zoom", "language", "raw_response", "fetched_at"],
+            ["endpoint", "query", "language", "viewbox", "result_limit", "raw_response", "fetched_at"],
         ])
         // One migrator makes every table of the file, in the order they were first made.
         #expect(DatabaseSchema.migrator.migrations == [
             "v1 organizations", "v2 geocode cache", "v3 fewer indexes",
             "geocode cache v3: names of countries and towns", "document cache v1", "v4 cluster index", "v5 import statistics",
-            "v6 organization writes",
+            "v6 organization writes", "geocode cache v4: forward searches",
         ])
     }
 

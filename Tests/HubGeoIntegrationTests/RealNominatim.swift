@@ -134,7 +134,23 @@ struct Manifest: Decodable {
         }
     }
 
+    /// A museum node of the extract, for `hubgeo locate`: its tags and the town and country
+    /// Nominatim's address gives it.
+    struct Museum: Decodable {
+        var name: String
+        var lat: Double
+        var lon: Double
+        var town: String
+        var townKey: String
+        var countryCode: String
+        /// The country's name per language.
+        var country: [String: String]
+        var website: String
+        var wikipedia: String
+    }
+
     var extractSHA256: String
     var languages: [String]
     var points: [Point]
+    var museums: [Museum]
 }

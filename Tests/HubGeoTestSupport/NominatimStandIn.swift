@@ -22,19 +22,44 @@ package enum NominatimStandIn {
         "nowhere": GeoPoint(latitude: 47.0, longitude: 10.0),
     ]
 
-    /// The replay routes, with absolute body paths.
+    /// The replay routes of `/reverse`, with absolute body paths.
     package static func routes() throws -> [LoopbackServer.Response] {
-        struct Route: Decodable { var when: [String: String]; var body_file: String }
-        let routes = try JSONDecoder().decode([Route].self, from: Data(contentsOf: standin.appendingPathComponent("routes.json")))
-        return routes.map {
-            LoopbackServer.Response(headers: ["Content-Type": "application/json; charset=utf-8"],
-                                    bodyFile: standin.appendingPathComponent($0.body_file).path, when: $0.when)
-        }
+        try routes(in: "routes.json")
     }
 
-    /// A stand-in whose `/reverse` first serves `faults` (rule mode: give them `times`), then the samples.
-    package static func start(faults: [LoopbackServer.Response] = [], lifetime: TimeInterval = 60) throws -> LoopbackServer {
-        try LoopbackServer(script: ["/reverse": faults + routes()], lifetime: lifetime)
+    /// The replay routes of `/search` (recorded by `record_search.py`), by `q` and `accept-language`;
+    /// any other search finds nothing (`[]`, as Nominatim answers it).
+    package static func searchRoutes() throws -> [LoopbackServer.Response] {
+        try routes(in: "search_routes.json") + [LoopbackServer.Response(headers: json, body: "[]")]
+    }
+
+    private static let json = ["Content-Type": "application/json; charset=utf-8"]
+
+    /// The routes a file of the stand-in lists: `[{"when": {...}, "body_file": NAME}]`.
+    private static func routes(in file: String) throws -> [LoopbackServer.Response] {
+        struct Route: Decodable { var when: [String: String]; var body_file: String }
+        let routes = try JSONDecoder().decode([Route].self, from: Data(contentsOf: standin.appendingPathComponent(file)))
+        return routes.map { LoopbackServer.Response(headers: json, bodyFile: standin.appendingPathComponent($0.body_file).path, when: $0.when) }
+    }
+
+    /// A runner of the built binary with a database and home in `directory`, no HUBGEO_* setting or
+    /// GitHub Actions log from the caller's environment, no config file, no request interval, and
+    /// `server` (when given) as its Nominatim.
+    package static func runner(_ server: LoopbackServer?, in directory: TemporaryDirectory) -> CLIRunner {
+        var runner = CLIRunner(database: directory.path("hub.sqlite"), home: directory.url.path)
+        for name in runner.environment.keys where name.hasPrefix("HUBGEO_") || name == "GITHUB_ACTIONS" { runner.environment[name] = nil }
+        runner.environment["HUBGEO_DB"] = directory.path("hub.sqlite")
+        runner.environment["HUBGEO_CONFIG"] = "/nonexistent"
+        runner.environment["HUBGEO_REQUEST_INTERVAL"] = "0"
+        if let server { runner.environment["HUBGEO_NOMINATIM_URL"] = server.baseURL.absoluteString }
+        return runner
+    }
+
+    /// A stand-in whose `/reverse` first serves `faults` (rule mode: give them `times`), then the
+    /// samples, and whose `/search` first serves `searchFaults`, then the recorded searches.
+    package static func start(faults: [LoopbackServer.Response] = [], searchFaults: [LoopbackServer.Response] = [],
+                              lifetime: TimeInterval = 60) throws -> LoopbackServer {
+        try LoopbackServer(script: ["/reverse": faults + routes(), "/search": searchFaults + searchRoutes()], lifetime: lifetime)
     }
 
     /// A fast configuration for tests against `server`.

@@ -30,6 +30,8 @@ public struct Diagnostic: Hashable, Sendable, Codable, Comparable, CustomStringC
     public var endColumn: Int?
     /// What is wrong, in words.
     public var message: String
+    /// Coordinates to use instead, when `validate --geocode` found some (``CoordinateSuggestion``).
+    public var suggestion: CoordinateSuggestion?
 
     /// A finding of `rule` at `file`, `jsonPath`, `line` and `column`.
     public init(severity: Severity, rule: DiagnosticRule, file: String, jsonPath: String, line: Int? = nil,

@@ -54,13 +54,26 @@ public struct SARIFReport {
             return Result(ruleId: diagnostic.rule.id, ruleIndex: index[diagnostic.rule] ?? 0, level: diagnostic.severity.rawValue,
                           message: Text(text: diagnostic.message),
                           locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact, region: region),
-                                               logicalLocations: logical)])
+                                               logicalLocations: logical)],
+                          fixes: Self.fixes(diagnostic.suggestion, artifact: artifact))
         }
         let root = URL(fileURLWithPath: paths.base, isDirectory: true).absoluteString
         return Log(runs: [Run(tool: Tool(driver: driver),
                               invocations: notifications.map { [Invocation(executionSuccessful: true, toolExecutionNotifications: $0)] },
                               originalUriBaseIds: ["SRCROOT": ArtifactLocation(uri: root, uriBaseId: nil)],
                               results: results, columnKind: "unicodeCodePoints")])
+    }
+
+    /// The fix of a suggestion whose `coordinates` member was found in its file: that member,
+    /// from its key to its value's end, replaced by one with the suggested pair.
+    static func fixes(_ suggestion: CoordinateSuggestion?, artifact: ArtifactLocation) -> [Fix]? {
+        guard let suggestion, let line = suggestion.line, let column = suggestion.column else { return nil }
+        let region = Region(startLine: line, startColumn: column, endLine: suggestion.endLine, endColumn: suggestion.endColumn.map { $0 + 1 })
+        let pair = "\"coordinates\": { \"latitude\": \(CoordinateSuggestion.degrees(suggestion.latitude)), "
+            + "\"longitude\": \(CoordinateSuggestion.degrees(suggestion.longitude)) }"
+        return [Fix(description: Text(text: "Use the coordinates of \(suggestion.place), found by searching \"\(suggestion.query)\""),
+                    artifactChanges: [ArtifactChange(artifactLocation: artifact,
+                                                     replacements: [Replacement(deletedRegion: region, insertedContent: Text(text: pair))])])]
     }
 
     /// The diagnostics to write, at most ``resultLimit``, the errors chosen before the warnings, in
@@ -154,6 +167,24 @@ public struct SARIFReport {
         var level: String
         var message: Text
         var locations: [Location]
+        var fixes: [Fix]?
+    }
+
+    /// A proposed change (SARIF §3.55): its description and the replacements in one file.
+    struct Fix: Encodable {
+        var description: Text
+        var artifactChanges: [ArtifactChange]
+    }
+
+    struct ArtifactChange: Encodable {
+        var artifactLocation: ArtifactLocation
+        var replacements: [Replacement]
+    }
+
+    /// The region deleted and the text put in its place.
+    struct Replacement: Encodable {
+        var deletedRegion: Region
+        var insertedContent: Text
     }
 
     struct Location: Encodable {

@@ -23,7 +23,9 @@ struct ValidateCommand: ParsableCommand {
             as the app does (--follow-include-urls: at its URL as written, as app versions from 3.1.0 on do).
             With --geocode, each organization's declared town is also compared with the place Nominatim finds \
             at its coordinates (local names, and the translations `hubgeo localize` cached): a town that matches \
-            no name of that place, or coordinates that point at no place, are warnings. Answers are cached in \
+            no name of that place, or coordinates that point at no place, are warnings. Those and (0, 0) \
+            coordinates get suggested coordinates from a search of the name and town, or the town, as \
+            `hubgeo locate` makes (in the message, the JSON's suggestion, SARIF's fixes). Answers are cached in \
             the database (--db) like those of `localize`; the organizations stored there are not touched.
             Exit status: 0 when there is no error (--strict: no warning either), 1 otherwise.
             """)

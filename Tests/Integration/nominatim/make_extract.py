@@ -16,6 +16,10 @@ suburb inside a city, a village labelling its municipality boundary, villages in
 municipality away from its villages, a hamlet outside any boundary, places lacking some or all
 translations, streets (the answer at zoom 18), a point at sea and a point on land far from any
 place, a city with six suburbs and a city node with three, in eleven countries.
+
+For `hubgeo locate` (forward search): the village Asten, and museum nodes with `website` and
+`wikipedia` tags in towns of the extract (museums()), each at least a kilometre from every test
+point so that no reverse answer changes.
 """
 
 import hashlib
@@ -246,7 +250,31 @@ def build():
     for key, _, lat, lon, names in CAPITALS:
         x.place(key, "city", lat, lon, names)
 
+    # --- Forward search (hubgeo locate) -------------------------------------------------
+    # Asten: a village in open country (no boundary), the town of a club added by hand.
+    x.place("asten", "village", 51.4037, 5.7486, {"name": "Asten"})
+    for museum in MUSEUMS:
+        x.node(museum["lat"], museum["lon"], {"tourism": "museum", "name": museum["name"],
+                                              "website": museum["website"], "wikipedia": museum["wikipedia"]})
+
     return x
+
+
+# Museums for the forward search: name, position, tags, and the town and country Nominatim's
+# address gives them (the town key as `localize` reads it).
+MUSEUMS = [
+    {"name": "Fotomuseum Den Haag", "lat": 52.0896, "lon": 4.2803, "town": "Den Haag", "townKey": "city",
+     "countryCode": "nl", "website": "https://www.fotomuseumdenhaag.nl/", "wikipedia": "nl:Fotomuseum Den Haag"},
+    {"name": "Museum Klok & Peel", "lat": 51.4010, "lon": 5.7440, "town": "Asten", "townKey": "village",
+     "countryCode": "nl", "website": "https://www.klokenpeel.nl/", "wikipedia": "nl:Museum Klok & Peel"},
+    {"name": "FotoMuseum Antwerpen", "lat": 51.2085, "lon": 4.3930, "town": "Antwerpen", "townKey": "city",
+     "countryCode": "be", "website": "https://fomu.atomium.be/", "wikipedia": "nl:FotoMuseum Provincie Antwerpen"},
+]
+
+
+def museums():
+    """The museum nodes as the manifest gives them to the tests."""
+    return [dict(museum, country=COUNTRIES[museum["countryCode"]]) for museum in MUSEUMS]
 
 
 def town_of(x, key, town_key):
@@ -323,6 +351,7 @@ def main():
         "extractSHA256": hashlib.sha256(osm).hexdigest(),
         "languages": LANGUAGES,
         "points": points(x),
+        "museums": museums(),
     }
     with open(os.path.join(out, "extract.osm"), "wb") as f:
         f.write(osm)
