@@ -173,7 +173,7 @@ BENCH_SIZES ?= 200000,1000000
 BENCH_RUNS  ?= 3
 BENCH_SEED  ?= 1
 # The shapes of generated data the imports and exports run on (Benchmarks/generate.py --shape).
-BENCH_SHAPES ?= clustered,towns
+BENCH_SHAPES ?= clustered,towns,scattered
 BENCH_SECTIONS ?= startup,core,server,clusters,tiles
 BENCH_STARTUP_RUNS ?= 200
 BENCH_CLIENTS  ?= 16

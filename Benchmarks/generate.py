@@ -17,7 +17,15 @@ nicknames that are not numbered, remarks in English and Dutch of varying length 
 `&` and `<` (the Dutch one first in half of the records), a website, a Wikipedia link and a
 Level 2 URL on every record, and no Fotobond numbers. Its records are written town by town.
 
-Usage: generate.py --count N --seed S --out DIR [--shape clustered|towns]
+A third shape, `--shape scattered`, has no towns: every organization is a place of its own (a
+town name no other organization has), at a point drawn uniformly over the sphere, so no two are
+near each other and nothing clusters. Names are of two words and a number; nine in ten have a
+short remark in English and Dutch, one in ten long ones (about 1,000 to 2,500 bytes in each
+language, paragraphs separated by line feeds, quotes, `&`, `<` and accented letters); every
+record has a website and a Wikipedia link, clubs a Level 2 URL, a fifth of the clubs a Fotobond
+number.
+
+Usage: generate.py --count N --seed S --out DIR [--shape clustered|towns|scattered]
 """
 import argparse
 import json
@@ -166,15 +174,75 @@ def towns_records(count, seed):
         yield entry(town, name, nick, kind, latitude, longitude, optional, remark_en)
 
 
+PLACE_WORDS = ["Saint", "Port", "Mount", "Lake", "Cape", "Fort", "New", "Old", "Upper", "Lower", "North", "South", "East",
+               "West", "Great", "Little", "San", "Santa", "Bad", "Villa"]
+LONG_EN = ['The club was founded by "a handful of friends" who met in a café & shared one darkroom.',
+           "Its members print large (A2 & more) and small (<A5), on baryta, rag and plain glossy paper.",
+           'Each season ends with the "Salon", a juried show that has hung in the town hall since the 1970s.',
+           "Evenings alternate between critique, a guest speaker and practical work: lighting, flash & studio portraits.",
+           "The archive holds negatives from 1931 onwards, scanned by volunteers; access is free for researchers.",
+           'Beginners get a mentor for their first year; the "Tuesday group" goes out whatever the weather.',
+           "Exhibitions travel to the library, the hospital & the station hall, where the public votes for a favourite.",
+           "Members judge regional competitions and enter the national ones, with results posted <em>in the newsletter</em>."]
+LONG_NL = ['De vereniging werd opgericht door "een handvol vrienden" die in een café samenkwamen & één doka deelden.',
+           "De leden printen groot (A2 & meer) en klein (<A5), op baryt, katoen en gewoon glanzend papier.",
+           'Elk seizoen eindigt met de "Salon", een gejureerde expositie die sinds de jaren zeventig in het stadhuis hangt.',
+           "De avonden wisselen tussen bespreking, een gastspreker en praktijk: belichting, flits & studioportretten.",
+           "Het archief bevat negatieven vanaf 1931, gescand door vrijwilligers; onderzoekers krijgen gratis toegang.",
+           'Beginners krijgen het eerste jaar een mentor; de "dinsdaggroep" gaat met elk weer op pad.',
+           "Exposities reizen naar de bibliotheek, het ziekenhuis & de stationshal, waar het publiek een favoriet kiest.",
+           "Leden jureren regionale wedstrijden en doen mee aan de nationale, met uitslagen <em>in de nieuwsbrief</em>."]
+
+
+def scattered_records(count, seed):
+    """The scattered shape (see the module's doc): (record, kind, properties) per organization, each in a place
+    of its own, uniformly over the sphere."""
+    rng = random.Random(seed)
+    heads = sorted(set(TOWN_HEADS))
+    for index in range(count):
+        town = f"{rng.choice(PLACE_WORDS)} {rng.choice(heads)}{rng.choice(TOWN_TAILS)} {index}"
+        latitude = round(math.degrees(math.asin(rng.uniform(-1, 1))), 6)
+        longitude = round(rng.uniform(-180, 180), 6)
+        kind = "museum" if rng.random() < 0.08 else "club"
+        first = rng.choice(["Museum", "Fotomuseum", "Huis"]) if kind == "museum" else rng.choice(NAME_FIRST)
+        name = f"{first} {rng.choice(NAME_SECOND)} {index}"
+        nick = f"{first[:5]}{index}"
+        founded = rng.randrange(1890, 2024)
+        if rng.random() < 0.1:
+            paragraphs = rng.randrange(3, 6)
+            picks = [[rng.randrange(len(LONG_EN)) for _ in range(rng.randrange(3, 6))] for _ in range(paragraphs)]
+            body_en = "\n".join(" ".join(LONG_EN[p] for p in paragraph) for paragraph in picks)
+            body_nl = "\n".join(" ".join(LONG_NL[p] for p in paragraph) for paragraph in picks)
+            remark_en = f'{name} of {town} ("{nick}"), founded in {founded} & still in the same café, <1 km from the station.\n{body_en}'
+            remark_nl = f'{name} uit {town} ("{nick}"), opgericht in {founded} & nog steeds in hetzelfde café, <1 km van het station.\n{body_nl}'
+        else:
+            pick = rng.randrange(len(PHRASES_EN))
+            remark_en = f"{name} of {town}, founded in {founded}, {PHRASES_EN[pick]}."
+            remark_nl = f"{name} uit {town}, opgericht in {founded}, {PHRASES_NL[pick]}."
+        slug = nick.lower()
+        optional = {"website": f"https://{slug}.example.org/",
+                    "wikipedia": f"https://en.wikipedia.org/wiki/{town.replace(' ', '_')}"}
+        if kind == "club":
+            optional["level2URL"] = f"https://raw.example.com/scattered/{slug}.level2.json"
+        optional["remark"] = [{"language": "EN", "value": remark_en}, {"language": "NL", "value": remark_nl}]
+        fotobond = 1000 + index % 9000 if kind == "club" and rng.random() < 0.2 else None
+        if fotobond is not None:
+            optional["nlSpecific"] = {"fotobondNumber": fotobond}
+        yield entry(town, name, nick, kind, latitude, longitude, optional, remark_en, fotobond)
+
+
+SHAPES = {"clustered": clustered_records, "towns": towns_records, "scattered": scattered_records}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", required=True)
-    parser.add_argument("--shape", choices=["clustered", "towns"], default="clustered")
+    parser.add_argument("--shape", choices=list(SHAPES), default="clustered")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    records = (towns_records if args.shape == "towns" else clustered_records)(args.count, args.seed)
+    records = SHAPES[args.shape](args.count, args.seed)
 
     with open(os.path.join(args.out, "bench.level1.json"), "w", encoding="utf-8") as level1, \
             open(os.path.join(args.out, "bench.geojson"), "w", encoding="utf-8") as geojson:

@@ -5,7 +5,7 @@
            (static or shared, read off the binary), and `hubgeo near 51.4 5.4 --km 20` on the built-in data vs
            the sqlite3 CLI running the R*Tree part of that query on the same file (hyperfine -N, medians)
 For each size N (synthetic data from generate.py, seeded; the imports and exports on each of --shapes, the
-default shape `clustered` and `towns`, the rest on the default shape), on the release build:
+default shape `clustered`, `towns` and `scattered`, the rest on the default shape), on the release build:
   import   hubgeo import of the Level 1 file   vs  ogr2ogr -f SQLite -dsco SPATIALITE=YES of the GeoJSON
            then hubgeo re-imports: the same file (nothing changes), and a copy with 1 % of the
            organizations moved, each against ogr2ogr's import time
@@ -71,7 +71,7 @@ def parse_arguments():
                              "server (hubgeo serve vs Datasette), clusters (the map), tiles (vector tiles vs tippecanoe)")
     parser.add_argument("--shapes", default=",".join(SHAPES),
                         help="shapes of generated data for the core section's imports and exports (generate.py --shape: "
-                             "clustered, the default, which the queries and other sections use; towns)")
+                             "clustered, the default, which the queries and other sections use; towns; scattered)")
     parser.add_argument("--startup-runs", type=int, default=200, help="runs of each start-up command (hyperfine)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent wrk connections for the server section")
     parser.add_argument("--seconds", type=int, default=10, help="seconds of load per server")

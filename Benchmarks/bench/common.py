@@ -52,9 +52,10 @@ def median_of(runs, command_for_run, before=None, warmup=0):
 
 
 # The shapes of generated data (generate.py --shape): `clustered`, the default (settlements of a few
-# organizations, uniform points, numbered names, Fotobond numbers), and `towns` (towns of 20 organizations,
-# names of two words and a number, longer remarks in both orders, every link on every record).
-SHAPES = ("clustered", "towns")
+# organizations, uniform points, numbered names, Fotobond numbers), `towns` (towns of 20 organizations,
+# names of two words and a number, longer remarks in both orders, every link on every record) and `scattered`
+# (no towns: every organization a place of its own, uniformly over the globe, a tenth with long remarks).
+SHAPES = ("clustered", "towns", "scattered")
 
 
 def data_folder(work, count, shape="clustered"):

@@ -91,11 +91,12 @@ def core_section(rows, export_sizes, database_sizes, when, about_machine):
         "query against the fastest full scan of the same database: one SELECT of id, latitude and longitude, a\n"
         "haversine test in Swift, exact distances for the survivors); end-to-end rows time a process from start\n"
         "to exit. Every pair was checked to return the same organizations (queries) or the same number (imports,\n"
-        "exports). Two shapes of generated data (Benchmarks/generate.py): rows without a shape are the default,\n"
+        "exports). Three shapes of generated data (Benchmarks/generate.py): rows without a shape are the default,\n"
         "`clustered` (settlements of a few organizations, a quarter scattered, numbered names, short remarks, Fotobond\n"
         "numbers); rows marked (towns) are `--shape towns` (towns of 20 organizations, names of two words and a number,\n"
         "longer remarks in English and Dutch in both orders, a website, Wikipedia link and Level 2 URL on every record,\n"
-        "no Fotobond numbers).\n"
+        "no Fotobond numbers); rows marked (scattered) are `--shape scattered` (no towns: every organization a place of\n"
+        "its own, uniformly over the globe, a tenth with long remarks of several paragraphs, the rest short ones).\n"
         f"Export sizes: {sizes_text}.\nDatabase sizes after a new import: {database_text}.\n\n"
         + about_machine + "\n\n" + "\n".join(lines))
 

@@ -154,7 +154,8 @@ public final class KMLWriter: OrganizationWriter {
     }
 
     /// The balloon: HTML (town, country, website as a link, remark as a paragraph with its line
-    /// feeds as `<br/>`) inside XML text, each value escaped for both in one pass (``XMLText``).
+    /// feeds as `<br/>`) inside XML text, each value escaped for both in one pass (``XMLText``),
+    /// once (the website's link and text are one escaping, copied).
     private func appendDescription(_ record: ExportRecord) {
         var lines = 0
         func lineBreak() {
@@ -177,10 +178,13 @@ public final class KMLWriter: OrganizationWriter {
             buffer.append("Website: ")
             record.bytes(.website) { website in
                 if Self.hasWebScheme(website) {
+                    // Escaped once, written twice (the link and its text).
                     buffer.append("&lt;a href=&quot;")
+                    let escaped = buffer.count
                     buffer.append(xmlEscaped: website, html: true)
+                    let escapedEnd = buffer.count
                     buffer.append("&quot;&gt;")
-                    buffer.append(xmlEscaped: website, html: true)
+                    buffer.append(copyOf: escaped..<escapedEnd)
                     buffer.append("&lt;/a&gt;")
                 } else {
                     buffer.append(xmlEscaped: website, html: true)

@@ -55,6 +55,14 @@ final class UTF8Buffer {
         count += text.count
     }
 
+    /// A copy of bytes the buffer holds already, `range` of them (text escaped once and written twice).
+    func append(copyOf range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the buffer")
+        reserve(range.count)
+        (storage + count).update(from: storage + range.lowerBound, count: range.count)
+        count += range.count
+    }
+
     /// Named apart from `append(_: StaticString)`, so that a choice between two literals
     /// (`pretty ? "a" : "b"`) stays a static string instead of becoming a `String`.
     func append(string text: String) {

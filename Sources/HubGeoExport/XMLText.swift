@@ -17,61 +17,31 @@ enum XMLText {
         byte < 0x20 || byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 ? 1 : byte == 0xEF ? 2 : 0
     }
 
-    @inline(__always)
-    private static func write(_ literal: StaticString, _ output: (UnsafeBufferPointer<UInt8>) -> Void) {
-        output(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
-    /// Hands `text` (UTF-8), escaped, to `output` in runs.
+    /// Hands `text` (UTF-8), escaped, to `output` in runs (through ``ByteWords``' one escaping loop).
     @inline(__always)
     static func escape(_ text: UnsafeBufferPointer<UInt8>, html: Bool = false, breaks: Bool = false,
                        into output: (UnsafeBufferPointer<UInt8>) -> Void) {
-        guard text.baseAddress != nil else { return }
         byteClass.withUnsafeBufferPointer { table in
-            var start = 0
-            var index = 0
-            var wordEnd = 0  // the bytes before it are looked at one by one
-            let count = text.count
-            while index < count {
-                if index >= wordEnd {
-                    index = ByteWords.skipPlain(text, from: index, .xml)
-                    if index >= count { break }
-                    wordEnd = index &+ 8
-                }
-                let byte = text[index]
-                let kind = table[Int(byte)]
-                if kind == 0 {
-                    index += 1
-                    continue
-                }
+            ByteWords.escape(text, .xml, classes: table, into: output) { index, kind in
                 if kind == 2 {
                     // U+FFFE and U+FFFF (EF BF BE, EF BF BF) become U+FFFD.
-                    guard index + 2 < count, text[index + 1] == 0xBF, text[index + 2] == 0xBE || text[index + 2] == 0xBF else {
-                        index += 1
-                        continue
+                    guard index + 2 < text.count, text[index + 1] == 0xBF, text[index + 2] == 0xBE || text[index + 2] == 0xBF else {
+                        return nil
                     }
-                    output(UnsafeBufferPointer(rebasing: text[start..<index]))
-                    write("\u{FFFD}", output)
-                    index += 3
-                    start = index
-                    continue
+                    return ByteWords.Replacement("\u{FFFD}", replacing: 3)
                 }
-                output(UnsafeBufferPointer(rebasing: text[start..<index]))
-                switch byte {
-                case 0x26: html ? write("&amp;amp;", output) : write("&amp;", output)
-                case 0x3C: html ? write("&amp;lt;", output) : write("&lt;", output)
-                case 0x3E: html ? write("&amp;gt;", output) : write("&gt;", output)
-                case 0x22: html ? write("&amp;quot;", output) : write("&quot;", output)
-                case 0x27: html ? write("&amp;#39;", output) : write("&apos;", output)
-                case 0x09: write("&#9;", output)
-                case 0x0A: breaks ? write("&lt;br/&gt;", output) : write("&#10;", output)
-                case 0x0D: write("&#13;", output)
-                default: write("\u{FFFD}", output)
+                switch text[index] {
+                case 0x26: return ByteWords.Replacement(html ? "&amp;amp;" : "&amp;")
+                case 0x3C: return ByteWords.Replacement(html ? "&amp;lt;" : "&lt;")
+                case 0x3E: return ByteWords.Replacement(html ? "&amp;gt;" : "&gt;")
+                case 0x22: return ByteWords.Replacement(html ? "&amp;quot;" : "&quot;")
+                case 0x27: return ByteWords.Replacement(html ? "&amp;#39;" : "&apos;")
+                case 0x09: return ByteWords.Replacement("&#9;")
+                case 0x0A: return ByteWords.Replacement(breaks ? "&lt;br/&gt;" : "&#10;")
+                case 0x0D: return ByteWords.Replacement("&#13;")
+                default: return ByteWords.Replacement("\u{FFFD}")
                 }
-                index += 1
-                start = index
             }
-            output(UnsafeBufferPointer(rebasing: text[start..<count]))
         }
     }
 

@@ -38,76 +38,42 @@ package enum JSONString {
 
     /// `\u0000` ... `\u001F`, six bytes each.
     @usableFromInline
-    static let controlEscapes: [UInt8] = (0..<32).flatMap { (byte: Int) -> [UInt8] in
-        let digits = Array("0123456789ABCDEF".utf8)
-        return Array("\\u00".utf8) + [digits[byte >> 4], digits[byte & 0xF]]
-    }
+    static let controlEscapes: StaticString = "\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\u0008\\u0009\\u000A\\u000B\\u000C\\u000D\\u000E\\u000F\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018\\u0019\\u001A\\u001B\\u001C\\u001D\\u001E\\u001F"
 
-    @inlinable @inline(__always)
-    static func write(_ literal: StaticString, _ output: (UnsafeBufferPointer<UInt8>) -> Void) {
-        output(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
-    /// Hands `text` (UTF-8), escaped for `context` and without quotes, to `output` in runs.
-    /// With `jsonText`, `text` is JSON text already (a whole document), and only the escapes of
-    /// `context` are added: the characters they replace can stand only inside its strings.
+    /// Hands `text` (UTF-8), escaped for `context` and without quotes, to `output` in runs
+    /// (through ``ByteWords``' one escaping loop). With `jsonText`, `text` is JSON text already (a
+    /// whole document), and only the escapes of `context` are added: the characters they replace
+    /// can stand only inside its strings.
     @inlinable
     package static func escape(_ text: UnsafeBufferPointer<UInt8>, for context: Context, jsonText: Bool = false,
                                into output: (UnsafeBufferPointer<UInt8>) -> Void) {
-        guard text.baseAddress != nil else { return }
         let scriptElement = context.contains(.scriptElement)
         let mask: UInt8 = (jsonText ? 0 : 1) | (context.contains(.javaScript) ? 2 : 0) | (scriptElement ? 4 : 0)
         let candidates: ByteWords.Candidates = scriptElement ? .scriptElementJSON : .json
         byteClass.withUnsafeBufferPointer { table in
-            var start = 0
-            var index = 0
-            var wordEnd = 0  // the bytes before it are looked at one by one
-            let count = text.count
-            while index < count {
-                if index >= wordEnd {
-                    index = ByteWords.skipPlain(text, from: index, candidates)
-                    if index >= count { break }
-                    wordEnd = index &+ 8
-                }
-                let byte = text[index]
-                let kind = table[Int(byte)] & mask
-                if kind == 0 {
-                    index &+= 1
-                    continue
-                }
+            ByteWords.escape(text, candidates, classes: table, mask: mask, into: output) { index, kind in
                 if kind == 2 {
                     // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-                    guard index + 2 < count, text[index + 1] == 0x80, text[index + 2] == 0xA8 || text[index + 2] == 0xA9 else {
-                        index &+= 1
-                        continue
+                    guard index + 2 < text.count, text[index + 1] == 0x80, text[index + 2] == 0xA8 || text[index + 2] == 0xA9 else {
+                        return nil
                     }
-                    output(UnsafeBufferPointer(rebasing: text[start..<index]))
-                    text[index + 2] == 0xA8 ? write("\\u2028", output) : write("\\u2029", output)
-                    index &+= 3
-                    start = index
-                    continue
+                    return ByteWords.Replacement(text[index + 2] == 0xA8 ? "\\u2028" : "\\u2029", replacing: 3)
                 }
-                output(UnsafeBufferPointer(rebasing: text[start..<index]))
+                let byte = text[index]
                 switch byte {
-                case 0x22: write("\\\"", output)
-                case 0x5C: write("\\\\", output)
-                case 0x0A: write("\\n", output)
-                case 0x0D: write("\\r", output)
-                case 0x09: write("\\t", output)
-                case 0x08: write("\\b", output)
-                case 0x0C: write("\\f", output)
-                case 0x26: write("\\u0026", output)
-                case 0x3C: write("\\u003C", output)
-                case 0x3E: write("\\u003E", output)
-                default:
-                    controlEscapes.withUnsafeBufferPointer { escapes in
-                        output(UnsafeBufferPointer(rebasing: escapes[Int(byte) * 6..<Int(byte) * 6 + 6]))
-                    }
+                case 0x22: return ByteWords.Replacement("\\\"")
+                case 0x5C: return ByteWords.Replacement("\\\\")
+                case 0x0A: return ByteWords.Replacement("\\n")
+                case 0x0D: return ByteWords.Replacement("\\r")
+                case 0x09: return ByteWords.Replacement("\\t")
+                case 0x08: return ByteWords.Replacement("\\b")
+                case 0x0C: return ByteWords.Replacement("\\f")
+                case 0x26: return ByteWords.Replacement("\\u0026")
+                case 0x3C: return ByteWords.Replacement("\\u003C")
+                case 0x3E: return ByteWords.Replacement("\\u003E")
+                default: return ByteWords.Replacement(UnsafeBufferPointer(start: controlEscapes.utf8Start + Int(byte) * 6, count: 6))
                 }
-                index &+= 1
-                start = index
             }
-            output(UnsafeBufferPointer(rebasing: text[start..<count]))
         }
     }
 

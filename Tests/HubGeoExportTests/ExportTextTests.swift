@@ -43,6 +43,21 @@ struct ExportTextTests {
         }
     }
 
+    @Test("A copy of bytes already written comes out whole, also when the copy makes the buffer grow")
+    func copyOfWrittenBytes() {
+        let buffer = UTF8Buffer(capacity: 64)
+        buffer.append("<a href=")
+        let escaped = buffer.count
+        let website = Array("https://example.org/?a=1&b=\"2\"<3>".utf8)
+        website.withUnsafeBufferPointer { buffer.append(xmlEscaped: $0, html: true) }
+        let escapedEnd = buffer.count
+        buffer.append(">")
+        buffer.append(copyOf: escaped..<escapedEnd)
+        let once = "https://example.org/?a=1&amp;amp;b=&amp;quot;2&amp;quot;&amp;lt;3&amp;gt;"
+        #expect(buffer.withBytes { String(decoding: $0, as: UTF8.self) } == "<a href=" + once + ">" + once)
+        #expect(buffer.count > 64)
+    }
+
     @Test("Coordinates: at most 7 decimals, no exponent, no -0")
     func coordinates() {
         #expect(ExportText.coordinate(5.4) == "5.4")

@@ -31,4 +31,34 @@ struct BenchmarkSmokeTests {
             #expect(found.contains { $0["fullName"] as? String == name }, "\(name) at \(point)")
         }
     }
+
+    /// `--shape scattered`: no towns (every organization a place of its own), points over the whole
+    /// globe, a tenth of the remarks long ones with line feeds; all of it imports.
+    @Test func scatteredShapeHasNoTownsAndImportsCompletely() throws {
+        let home = try TestPaths.temporaryDirectory()
+        let script = TestPaths.packageRoot.appendingPathComponent("Benchmarks/generate.py").path
+        let generated = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                              ["python3", script, "--count", "1000", "--seed", "5", "--shape", "scattered",
+                                               "--out", home.path("bench")],
+                                              environment: ProcessInfo.processInfo.environment, timeout: 60)
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let geojson = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: home.path("bench/bench.geojson")))) as? [String: Any]
+        let features = try #require(geojson?["features"] as? [[String: Any]])
+        #expect(features.count == 1000)
+        let properties = features.compactMap { $0["properties"] as? [String: Any] }
+        #expect(Set(properties.compactMap { $0["town"] as? String }).count == 1000, "a town per organization")
+        let remarks = properties.compactMap { $0["remark"] as? String }
+        let long = remarks.filter { $0.utf8.count >= 1000 }
+        #expect(remarks.count == 1000)
+        #expect((60...140).contains(long.count), "\(long.count) long remarks of 1000")
+        #expect(long.allSatisfy { $0.contains("\n") && $0.contains("&") && $0.contains("<") && $0.contains("é") })
+        let latitudes = features.compactMap { (($0["geometry"] as? [String: Any])?["coordinates"] as? [Double])?[1] }
+        #expect(latitudes.filter { $0 < -45 }.count > 100 && latitudes.filter { $0 > 45 }.count > 100, "the whole globe")
+
+        let cli = CLIRunner(database: home.path("hub.sqlite"), home: home.url.path)
+        let imported = try cli.run(["import", home.path("bench/bench.level1.json")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let clubs = properties.filter { $0["type"] as? String == "club" }.count
+        #expect(imported.stdout.contains("\(clubs) clubs, \(1000 - clubs) museums"), "\(imported.stdout)")
+    }
 }
