@@ -138,17 +138,27 @@ public struct Importer: Sendable {
                 }
                 report.documentsRead = 0
             }
-            var documentReader = fetched.replaying(sessionReader)
-            let log = DocumentReadLog()
+            // A load that can reach no http(s) document (a local tree or the built-in data, includes by
+            // name) reads through no document cache, whose writes belong to this transaction's
+            // connection: it runs on a thread of its own, overlapped with the writing here. Any other
+            // load reads in line, on this thread.
+            let overlaps = Self.readsNoRemoteDocument(root: root, level2Files: level2Files, followsIncludeURLs: followsIncludeURLs)
+            var documentReader = overlaps ? DocumentReader(remoteFetch: nil, maxFileBytes: sessionReader.maxFileBytes)
+                                          : fetched.replaying(sessionReader)
+            let log = DocumentReadLog()  // thread-safe; read below only after the load ended
             documentReader.readLog = log
             let loader = HubLoader(reader: documentReader, followsIncludeURLs: followsIncludeURLs)
+            let load: @Sendable ((Organization) throws -> Void) throws -> LoadSummary = { each in
+                try loader.load(root: root, level2Files: level2Files, each: each)
+            }
             var declared: [String: Int] = [:]
-            report.loaded = try loader.load(root: root, level2Files: level2Files) { organization in
+            let add = { (organization: Organization) throws in
                 try Interruption.check()
                 report.count(organization)
                 declared[organization.level1Source, default: 0] += 1
                 try transaction.add(organization)
             }
+            report.loaded = try overlaps ? OverlappedLoad().run(load, each: add) : load(add)
             // SIGINT or SIGTERM roll the import back, as any failure does.
             try Interruption.check()
             report.documents = session?.traffic
@@ -158,6 +168,17 @@ public struct Importer: Sendable {
         }
         report.notes += report.summary.repairs.map { "\(store.path): \($0)" }
         return report
+    }
+
+    /// Whether a load of `root` and `level2Files` reads files and built-in data only: neither is
+    /// a URL, and includes are read by name beside the including document (a URL include of a
+    /// local tree would be fetched).
+    static func readsNoRemoteDocument(root: DocumentLocation, level2Files: [DocumentLocation], followsIncludeURLs: Bool) -> Bool {
+        func isRemote(_ location: DocumentLocation) -> Bool {
+            if case .remote = location { return true }
+            return false
+        }
+        return !followsIncludeURLs && !isRemote(root) && !level2Files.contains(where: isRemote)
     }
 
     // MARK: - The record of what an import read
