@@ -119,9 +119,14 @@ extension OrganizationStore {
 
         /// Hands on one organization of the data.
         package func add(_ organization: Organization) throws {
+            try add(ImportedOrganization(organization))
+        }
+
+        /// Hands on one organization of the data, with its row's values computed (on another thread, maybe).
+        package func add(_ imported: ImportedOrganization) throws {
             precondition(!keptUnchanged, "an import kept unchanged adds nothing")
             if sync == nil { try startSync() }
-            try sync!.apply(organization, writer: writer!, db: db)
+            try sync!.apply(imported, writer: writer!, db: db)
         }
 
         /// The last import's record, when this import may keep its organizations: the last run
@@ -249,11 +254,11 @@ extension OrganizationStore {
             }
         }
 
-        mutating func apply(_ organization: Organization, writer: RowWriter, db: Database) throws {
+        mutating func apply(_ imported: ImportedOrganization, writer: RowWriter, db: Database) throws {
             summary.total += 1
-            let fingerprint = Fingerprint(organization)
-            guard let index = existing.index(forKey: organization.identity.stableHash) else {
-                try writer.insert(organization, fingerprint: fingerprint, id: nil)
+            let organization = imported.organization, fingerprint = imported.fingerprint
+            guard let index = existing.index(forKey: imported.stableHash) else {
+                try writer.insert(imported, id: nil)
                 statistics.add(organization)
                 summary.noteAdded(organization.identity)
                 if !existing.isEmpty && added.count < ImportSummary.renameCandidateLimit {
@@ -268,12 +273,12 @@ extension OrganizationStore {
             if stored.content == fingerprint.content {
                 summary.unchanged += 1
                 if stored.sources != fingerprint.sources {  // the same organization, read from another file
-                    try writer.updateSources(organization, fingerprint: fingerprint, id: stored.rowID)
+                    try writer.updateSources(imported, id: stored.rowID)
                 }
                 return
             }
             try writer.delete(id: stored.rowID)
-            try writer.insert(organization, fingerprint: fingerprint, id: stored.rowID)
+            try writer.insert(imported, id: stored.rowID)
             summary.noteChanged(organization.identity)
         }
 
@@ -337,11 +342,11 @@ extension OrganizationStore {
             deleteOrganization = try PreparedStatement(db, sql: "DELETE FROM organization WHERE id = ?")
         }
 
-        func insert(_ organization: Organization, fingerprint: Fingerprint, id: Int64?) throws {
+        func insert(_ imported: ImportedOrganization, id: Int64?) throws {
             let statement = insertOrganization
-            let searchKey = [organization.fullName, organization.nickName, organization.town].joined(separator: "\u{1F}").searchFolded
+            let organization = imported.organization
             statement.bind(1, id)
-            statement.bind(2, organization.stableID)
+            statement.bind(2, imported.stableID)
             statement.bind(3, organization.type.rawValue)
             statement.bind(4, organization.town)
             statement.bind(5, organization.fullName)
@@ -357,8 +362,8 @@ extension OrganizationStore {
             statement.bind(15, organization.memberCount)
             statement.bind(16, organization.level1Source)
             statement.bind(17, organization.level2Source)
-            statement.bind(18, searchKey)
-            statement.bind(19, fingerprint.text)
+            statement.bind(18, imported.searchKey)
+            statement.bind(19, imported.fingerprintText)
             SpatiaLitePoint.withBlob(longitude: organization.coordinates.longitude, latitude: organization.coordinates.latitude) {
                 statement.bind(20, blob: $0)
             }
@@ -391,10 +396,10 @@ extension OrganizationStore {
             }
         }
 
-        func updateSources(_ organization: Organization, fingerprint: Fingerprint, id: Int64) throws {
-            updateSources.bind(1, organization.level1Source)
-            updateSources.bind(2, organization.level2Source)
-            updateSources.bind(3, fingerprint.text)
+        func updateSources(_ imported: ImportedOrganization, id: Int64) throws {
+            updateSources.bind(1, imported.organization.level1Source)
+            updateSources.bind(2, imported.organization.level2Source)
+            updateSources.bind(3, imported.fingerprintText)
             updateSources.bind(4, id)
             try updateSources.execute()
         }

@@ -152,13 +152,14 @@ public struct Importer: Sendable {
                 try loader.load(root: root, level2Files: level2Files, each: each)
             }
             var declared: [String: Int] = [:]
-            let add = { (organization: Organization) throws in
+            let add = { (imported: ImportedOrganization) throws in
                 try Interruption.check()
-                report.count(organization)
-                declared[organization.level1Source, default: 0] += 1
-                try transaction.add(organization)
+                report.count(imported.organization)
+                declared[imported.organization.level1Source, default: 0] += 1
+                try transaction.add(imported)
             }
-            report.loaded = try overlaps ? OverlappedLoad().run(load, each: add) : load(add)
+            report.loaded = try overlaps ? OverlappedLoad().run(load, prepare: ImportedOrganization.init, each: add)
+                                         : load { try add(ImportedOrganization($0)) }
             // SIGINT or SIGTERM roll the import back, as any failure does.
             try Interruption.check()
             report.documents = session?.traffic

@@ -21,20 +21,22 @@ struct OverlappedLoad {
     /// The batches that may wait for the caller.
     var capacity = 4
 
-    /// Runs `load` on a new thread, handing what it gives its `each` to `each` on this thread.
-    /// Returns what `load` returned; throws the load's error, or `each`'s.
-    func run(_ load: @escaping @Sendable (_ each: (Organization) throws -> Void) throws -> LoadSummary,
-             each: (Organization) throws -> Void) throws -> LoadSummary {
-        let queue = Queue(capacity: capacity)
+    /// Runs `load` on a new thread, handing what it gives its `each`, made into an `Item` by
+    /// `prepare` on that thread, to `each` on this thread. Returns what `load` returned; throws the
+    /// load's error, or `each`'s.
+    func run<Item: Sendable>(_ load: @escaping @Sendable (_ each: (Organization) throws -> Void) throws -> LoadSummary,
+                             prepare: @escaping @Sendable (Organization) -> Item,
+                             each: (Item) throws -> Void) throws -> LoadSummary {
+        let queue = Queue<Item>(capacity: capacity)
         let batchSize = batchSize
         let thread = Thread {
             let result = Result {
-                var batch: [Organization] = []
+                var batch: [Item] = []
                 batch.reserveCapacity(batchSize)
                 let summary = try load { organization in
                     // SIGINT or SIGTERM stop the reading too, while the writer waits for a batch.
                     try Interruption.check()
-                    batch.append(organization)
+                    batch.append(prepare(organization))
                     if batch.count == batchSize {
                         try queue.put(batch)
                         batch.removeAll(keepingCapacity: true)
@@ -51,7 +53,7 @@ struct OverlappedLoad {
         thread.start()
         do {
             while let batch = try queue.take() {
-                for organization in batch { try each(organization) }
+                for item in batch { try each(item) }
             }
         } catch {
             queue.stop()
@@ -65,11 +67,11 @@ struct OverlappedLoad {
     private struct Stopped: Error {}
 
     /// The bounded queue between the two threads, guarded by one condition.
-    private final class Queue: @unchecked Sendable {
+    private final class Queue<Item: Sendable>: @unchecked Sendable {
         // @unchecked: every property is read and written with `condition` locked.
         private let condition = NSCondition()
         private let capacity: Int
-        private var batches: [[Organization]] = []
+        private var batches: [[Item]] = []
         private var end: Result<LoadSummary, any Error>?
         private var stopped = false
 
@@ -78,7 +80,7 @@ struct OverlappedLoad {
         }
 
         /// Queues `batch`, waiting while the queue is full; throws ``Stopped`` once the caller stopped.
-        func put(_ batch: [Organization]) throws {
+        func put(_ batch: [Item]) throws {
             condition.lock()
             defer { condition.unlock() }
             while batches.count >= capacity && !stopped { condition.wait() }
@@ -97,7 +99,7 @@ struct OverlappedLoad {
 
         /// The next batch, or nil once the load ended and every batch was taken; throws the
         /// load's error as soon as it failed.
-        func take() throws -> [Organization]? {
+        func take() throws -> [Item]? {
             condition.lock()
             defer { condition.unlock() }
             while batches.isEmpty && end == nil { condition.wait() }

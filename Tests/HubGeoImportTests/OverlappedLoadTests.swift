@@ -36,8 +36,8 @@ struct OverlappedLoadTests {
     func order() throws {
         let given = Given()
         var names: [String] = []
-        let summary = try OverlappedLoad(batchSize: 7, capacity: 2).run(Self.load(count: 10_000, given: given)) {
-            names.append($0.fullName)
+        let summary = try OverlappedLoad(batchSize: 7, capacity: 2).run(Self.load(count: 10_000, given: given), prepare: \.fullName) {
+            names.append($0)
         }
         #expect(names == (0..<10_000).map { "Organization \($0)" })
         #expect(summary.source == "numbered")
@@ -48,7 +48,7 @@ struct OverlappedLoadTests {
         let given = Given()
         var written = 0
         #expect {
-            try OverlappedLoad(batchSize: 64, capacity: 2).run(Self.load(count: 100_000, given: given, failAfter: 5_000)) { _ in
+            try OverlappedLoad(batchSize: 64, capacity: 2).run(Self.load(count: 100_000, given: given, failAfter: 5_000), prepare: { $0 }) { _ in
                 written += 1
             }
         } throws: { error in
@@ -65,7 +65,7 @@ struct OverlappedLoadTests {
         var written = 0
         // Without the stop, the load would hand over all of its ten million organizations.
         #expect(throws: WriterFailed.self) {
-            try OverlappedLoad(batchSize: batchSize, capacity: capacity).run(Self.load(count: 10_000_000, given: given)) { _ in
+            try OverlappedLoad(batchSize: batchSize, capacity: capacity).run(Self.load(count: 10_000_000, given: given), prepare: { $0 }) { _ in
                 written += 1
                 if written == 1_000 { throw WriterFailed() }
             }
