@@ -25,6 +25,10 @@ import HubGeoReader
 /// writes are part of the same transaction (or staged database): the cache and the organizations
 /// always hold the same import.
 ///
+/// A tree of files or the built-in data (no include followed as a URL) is read on a thread of its
+/// own while this thread writes (`OverlappedLoad`): the same organizations in the same order, so the
+/// same database, with reading and writing on both cores. Any other tree is read in line.
+///
 /// SIGINT or SIGTERM (`Interruption`, once the signal handlers are installed) stop an import as
 /// a failure does: no further request, the database as it was, `Interrupted` thrown (or the
 /// error of the fetch the signal cut short).
