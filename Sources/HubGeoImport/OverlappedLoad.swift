@@ -9,9 +9,11 @@ import HubGeoReader
 ///
 /// - A load that fails stops the caller at its next batch with the load's error (the error
 ///   the load threw, naming the file and JSON path); the batches still queued are dropped.
-/// - A caller that fails (a full disk, a constraint, an interruption) stops the load at its
-///   next batch (the reader's `each` throws), and the call returns or throws only once the load
-///   has ended: no reading runs on after it.
+/// - A caller that fails (a full disk, a constraint, an interruption) stops the load when it
+///   next fills a batch (its `each` throws; clubs held back for their Level 2 files are handed on
+///   only at the end of the walk, so a tree of nothing else is read to its end first), and the
+///   call returns or throws only once the load has ended: no reading runs on after it (the
+///   thread has only to exit).
 /// - At most ``capacity`` batches of ``batchSize`` organizations wait, so memory stays bounded
 ///   whatever the tree's size.
 struct OverlappedLoad {
