@@ -73,7 +73,7 @@ struct UnchangedReimportTests {
         #expect(second.stdout.contains("0 added, 0 changed, 0 removed, 3 unchanged"), "\(second.stdout)")
         #expect(second.stdout.contains(Self.unchanged), "\(second.stdout)")
         // What the last import read is said again: files, the override, the counts.
-        #expect(second.stdout.contains("3 clubs, 0 museums from 2 Level 1 files; 1 Level 2 files merged (1 overrides), 0 orphans"),
+        #expect(second.stdout.contains("3 clubs, 0 museums from 2 Level 1 files; 1 Level 2 file merged (1 override), 0 orphans"),
                 "\(second.stdout)")
         #expect(second.stdout.contains("override  The Club (Town): coordinates: 51.25, 5.25 -> 51.55, 5.55"), "\(second.stdout)")
         // The leaf was not parsed: its row is still the one changed behind the record.
@@ -127,7 +127,7 @@ struct UnchangedReimportTests {
         try FileManager.default.removeItem(atPath: URL(fileURLWithPath: tree).appendingPathComponent("theClub.level2.json").path)
         let level2Removed = try importTree()
         #expect(level2Removed.stdout.contains("0 added, 1 changed, 0 removed, 0 unchanged"), "\(level2Removed.stdout)")
-        #expect(try importTree().stdout.contains("Unchanged since the last import: 1 documents read and hashed"))
+        #expect(try importTree().stdout.contains("Unchanged since the last import: 1 document read and hashed"))
         // A Level 2 file appears in the folder: the listing differs, the tree is read, the club merged.
         try write("theClub.level2.json", Level1Builder.level2(
             club: .init(town: "Town", fullName: "The Club", nickName: "theClub", latitude: 51.55, longitude: 5.55)))

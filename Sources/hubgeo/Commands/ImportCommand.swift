@@ -122,14 +122,15 @@ struct ImportCommand: ParsableCommand {
         }
         Console.print("""
             Imported \(data.source) into \(report.databasePath)
-              \(report.clubs) clubs, \(report.museums) museums from \(data.level1Files.count) Level 1 files; \
-            \(data.level2Files.count) Level 2 files merged (\(report.overrides.count) overrides), \(data.orphanLevel2Files.count) orphans
+              \(counted(report.clubs, "club")), \(counted(report.museums, "museum")) from \(counted(data.level1Files.count, "Level 1 file")); \
+            \(counted(data.level2Files.count, "Level 2 file")) merged (\(counted(report.overrides.count, "override"))), \
+            \(counted(data.orphanLevel2Files.count, "orphan"))
               \(summary.addedCount) added, \(summary.changedCount) changed, \(summary.removedCount) removed, \
-            \(summary.unchanged) unchanged\(summary.probableRenames.isEmpty ? "" : " (\(summary.probableRenames.count) probable renames)"); \
-            \(data.diagnostics.count) warnings
+            \(summary.unchanged) unchanged\(summary.probableRenames.isEmpty ? "" : " (\(counted(summary.probableRenames.count, "probable rename")))"); \
+            \(counted(data.diagnostics.count, "warning"))
             """)
         if report.keptUnchanged {
-            Console.print("  Unchanged since the last import: \(report.documentsRead) documents read and hashed, none parsed; "
+            Console.print("  Unchanged since the last import: \(counted(report.documentsRead, "document")) read and hashed, none parsed; "
                 + "the organizations are as they were")
         }
         guard let documents = report.documents, !documents.documents.isEmpty else { return }

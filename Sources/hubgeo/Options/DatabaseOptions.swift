@@ -39,7 +39,7 @@ struct DatabaseOptions: ParsableArguments {
         if let report = firstImport {
             for note in report.notes { Console.note("note: \(note)") }
             Console.note("No data in \(store.path) yet: imported the built-in Photo Club Hub data "
-                + "(\(report.clubs) clubs, \(report.museums) museums, \(report.summary.total) in all).")
+                + "(\(counted(report.clubs, "club")), \(counted(report.museums, "museum")), \(report.summary.total) in all).")
         }
     }
 }

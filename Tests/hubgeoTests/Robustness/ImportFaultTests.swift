@@ -254,7 +254,7 @@ struct ImportFaultTests {
         #expect(renamed.stdout.contains("removed   Fotogroep Waalre (Walre)"))
         #expect(renamed.stdout.contains("added     Fotogroep Waalre (Waalre)"))
         #expect(renamed.stdout.contains("renamed?  Fotogroep Waalre (Walre) -> Fotogroep Waalre (Waalre) (same full name, 348 m apart)"), "\(renamed.stdout)")
-        #expect(renamed.stdout.contains("1 added, 0 changed, 1 removed, 1 unchanged (1 probable renames)"), "\(renamed.stdout)")
+        #expect(renamed.stdout.contains("1 added, 0 changed, 1 removed, 1 unchanged (1 probable rename)"), "\(renamed.stdout)")
         // Far away, it is no rename.
         try write(town: "Walre", longitude: 6.0)
         let moved = try cli.run(["import", root])
