@@ -157,6 +157,6 @@ public struct Level1EntryDraft: Sendable, Equatable {
 
     /// Degrees with at most ``coordinateDecimals`` decimals, no exponent, no trailing zeros.
     static func number(_ degrees: Double) -> String {
-        NominatimClient.format(degrees, decimals: coordinateDecimals)
+        DegreesText.string(degrees, decimals: coordinateDecimals)
     }
 }

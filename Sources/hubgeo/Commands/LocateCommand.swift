@@ -138,11 +138,13 @@ struct LocateCommand: ParsableCommand {
         }
     }
 
-    /// Exit status 1 after `message` on stderr.
-    static func failure(_ message: String) -> ExitCode {
-        Console.note("Error: \(message)")
-        return .failure
+    /// A failure of the search (exit status 1), reported as every command's errors are.
+    struct Failure: LocalizedError {
+        var message: String
+        var errorDescription: String? { message }
     }
+
+    static func failure(_ message: String) -> Failure { Failure(message: message) }
 
     /// One row per candidate, best first, numbered as --pick counts them.
     static func table(_ candidates: [PlaceCandidate]) -> String {
