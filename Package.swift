@@ -308,12 +308,16 @@ let package = Package(
 )
 
 // A warning in this repository's Swift code fails its build (CI's too): the build prints none.
-// SwiftPM applies this setting to this package as the root only, never when it is a dependency.
-// Not MemberImportVisibility (SE-0444), though every file imports what it uses and nothing more: with it,
-// clang gives the members of glibc's structs (`sigaction.sa_handler`, `timespec.tv_sec`) to Glibc or to
-// libdispatch's C module, whichever read the header first, so the same file built in one build and
-// failed in the next (the release build: "property 'sa_handler' is not available due to missing import
-// of defining module 'CDispatch'" in TemporaryFiles.swift, which the debug build had compiled).
+// MemberImportVisibility (SE-0444): a file sees the members (extensions' methods, conformances'
+// operators, a C struct's fields) of the modules it imports itself only, not of every module its target
+// links, so the imports at the head of a file name its neighbours, and a removed import that was used
+// fails the build. No Swift file reads a glibc struct's members: clang gives those to whichever C module
+// (Glibc, libdispatch's CDispatch, NIO's CNIOLinux, CCurl) read the header first, which changed from one
+// build to the next; CPOSIX's own structs stand in for them (CPOSIX.h).
+// SwiftPM applies these settings to this package as the root only, never when it is a dependency.
 for target in package.targets where target.type != .plugin && !["CCurl", "CPOSIX", "CZlib"].contains(target.name) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .treatAllWarnings(as: .error),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
 }
