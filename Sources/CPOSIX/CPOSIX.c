@@ -29,25 +29,25 @@ static void copy_status(const struct stat *from, hubgeo_file_status *to) {
     to->modified_nanoseconds = (int64_t)from->st_mtim.tv_nsec;
 }
 
+// The result of stat, lstat or fstat, with what it found copied into `status` when it succeeded.
+static int copied(int result, const struct stat *found, hubgeo_file_status *status) {
+    if (result == 0) copy_status(found, status);
+    return result;
+}
+
 int hubgeo_stat(const char *path, hubgeo_file_status *status) {
     struct stat found;
-    if (stat(path, &found) != 0) return -1;
-    copy_status(&found, status);
-    return 0;
+    return copied(stat(path, &found), &found, status);
 }
 
 int hubgeo_lstat(const char *path, hubgeo_file_status *status) {
     struct stat found;
-    if (lstat(path, &found) != 0) return -1;
-    copy_status(&found, status);
-    return 0;
+    return copied(lstat(path, &found), &found, status);
 }
 
 int hubgeo_fstat(int descriptor, hubgeo_file_status *status) {
     struct stat found;
-    if (fstat(descriptor, &found) != 0) return -1;
-    copy_status(&found, status);
-    return 0;
+    return copied(fstat(descriptor, &found), &found, status);
 }
 
 int hubgeo_statvfs(const char *path, hubgeo_volume_status *volume) {
