@@ -202,6 +202,7 @@ enum DatabaseSchema {
             try ImportRecordTables.create(db)
             try OrganizationWrites.countRelationWrites(db)
         }
+        migrator.registerMigration("v8 each fact once", migrate: SourceDocuments.migrate)
         return migrator
     }
 }
