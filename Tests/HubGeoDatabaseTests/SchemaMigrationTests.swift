@@ -71,13 +71,8 @@ struct SchemaMigrationTests {
                                          member.isDeceased, member.isProspectiveMember, member.isHonoraryMember])
                 }
             }
-            try db.execute(sql: """
-                INSERT INTO import_run (source, imported_at, organizations, added, changed, removed,
-                    clubs, museums, clubs_with_level2, south, west, north, east)
-                SELECT '/data/root.level1.json', '2026-11-01T00:00:00Z', count(*), count(*), 0, 0, sum(type = 'club'), sum(type = 'museum'),
-                       sum(has_level2), min(latitude), min(longitude), max(latitude), max(longitude)
-                FROM organization
-                """)
+            try db.execute(sql: "INSERT INTO import_run (source, imported_at, organizations, added, changed, removed) "
+                           + "VALUES ('/data/root.level1.json', '2026-11-01T00:00:00Z', 3, 3, 0, 0)")
             try ClusterIndexTable.store(try ClusterIndexTable.build(db), db, importRun: db.lastInsertedRowID)
             try OrganizationWrites.markImported(db)
         }
