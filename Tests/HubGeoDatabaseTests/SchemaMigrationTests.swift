@@ -34,9 +34,7 @@ struct SchemaMigrationTests {
     /// (the second with the older "v2-" fingerprint, the content digest alone), with their run
     /// recorded and the rows marked as the import's.
     static func databaseOfVersion7(at path: String) throws {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try SpatiaLiteExtension.load(into: db) }
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try spatiaLiteQueue(path)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA application_id = \(DatabaseFile.applicationID)")
             try DatabaseSchema.initializeSpatialMetadata(db)
@@ -77,6 +75,13 @@ struct SchemaMigrationTests {
             try OrganizationWrites.markImported(db)
         }
         try queue.close()
+    }
+
+    /// A connection to `path` with SpatiaLite loaded, as hubgeo's own are.
+    static func spatiaLiteQueue(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try SpatiaLiteExtension.load(into: db) }
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// Every organization the store holds, with its remarks and members, by stable id.
@@ -132,6 +137,32 @@ struct SchemaMigrationTests {
         #expect(try store.database.read { db in try Int64.fetchAll(db, sql: "SELECT sources_digest FROM organization ORDER BY id") }
                 .map(UInt64.init(bitPattern:)) == Self.organizations.map { OrganizationStore.Fingerprint($0).sources })
         #expect(try Self.stored(store) == Self.expected)
+    }
+
+    @Test("the migration gives the space of the dropped path and fingerprint back to the file system (a vacuum once)")
+    func migrationCompactsTheFile() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let path = directory.path("v7.sqlite")
+        try Self.databaseOfVersion7(at: path)
+        // 3,000 more organizations as the import of before wrote them: a long path and a fingerprint on each.
+        let before = try Self.spatiaLiteQueue(path).write { db in
+            try db.execute(sql: """
+                WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 3000)
+                INSERT INTO organization (stable_id, type, town, full_name, nick_name, latitude, longitude, has_level2,
+                    level1_source, search_key, fingerprint, geom)
+                SELECT printf('%016x', n), 'club', 'Town', 'Club ' || n, 'c' || n, 52, 5, 0,
+                       '/home/someone/a/rather/long/path/to/the/photo/club/hub/data/of/this/country/root.level1.json',
+                       'club ' || n, printf('v3-%016x%016x', n, n), MakePoint(5, 52, 4326)
+                FROM seq
+                """)
+            try OrganizationWrites.markImported(db)
+            return try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+        }
+        let store = try OrganizationStore(path: path)
+        let after = try store.database.read { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
+        #expect(after < before - 50, "\(before) pages before, \(after) after")
+        #expect(try store.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM source_document") } == 3)
+        #expect(try store.count(.all) == 3_003)
     }
 
     @Test("an organization read from another Level 1 file is shown with that file; a document no row refers to is dropped")
