@@ -57,7 +57,10 @@ extension OrganizationStore {
             let started = try transaction.finishedSync()
             var sync = started.sync
             try sync.removeUnseen(db)
-            try SourceDocuments.removeUnused(db)
+            if sync.summary.addedCount + sync.summary.changedCount + sync.summary.removedCount + sync.sourcesMoved > 0
+                || !sync.damaged.isEmpty {
+                try SourceDocuments.removeUnused(db)  // a scan of the table (30 ms at 200,000): only when rows were written
+            }
             if let triggers = started.triggers { try SpatialIndex.finishBulkLoad(db, restoring: triggers) }
             var summary = sync.summary
             summary.probableRenames = sync.probableRenames()
@@ -221,6 +224,8 @@ extension OrganizationStore {
         /// Added organizations, to match against removed ones (none on a first import).
         var added: [ImportSummary.Place] = []
         var removed: [ImportSummary.Place] = []
+        /// Unchanged organizations read from another file than before (their sources rewritten).
+        var sourcesMoved = 0
 
         /// The rows that do not hold what hubgeo writes (``OrganizationRow/damagedRowsSQL``, or a
         /// stable id that is not one): rewritten from the data (their content digest is taken as
@@ -275,6 +280,7 @@ extension OrganizationStore {
                 summary.unchanged += 1
                 if stored.sources != fingerprint.sources {  // the same organization, read from another file
                     try writer.updateSources(imported, id: stored.rowID)
+                    sourcesMoved += 1
                 }
                 return
             }
