@@ -220,7 +220,10 @@ enum DatabaseSchema {
             try ImportRecordTables.create(db)
             try OrganizationWrites.countRelationWrites(db)
         }
-        migrator.registerMigration("v8 each fact once", migrate: SourceDocuments.migrate)
+        migrator.registerMigration("v8 each fact once") { db in
+            try SourceDocuments.migrate(db)
+            try RemarkTable.keepValuesInTheirRows(db)
+        }
         return migrator
     }
 }

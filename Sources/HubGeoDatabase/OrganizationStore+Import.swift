@@ -61,7 +61,10 @@ extension OrganizationStore {
                 || !sync.damaged.isEmpty {
                 try SourceDocuments.removeUnused(db)  // a scan of the table (30 ms at 200,000): only when rows were written
             }
-            if let triggers = started.triggers { try SpatialIndex.finishBulkLoad(db, restoring: triggers) }
+            if let triggers = started.triggers {
+                try SpatialIndex.finishBulkLoad(db, restoring: triggers)
+                try RemarkTable.finishBulkLoad(db)
+            }
             var summary = sync.summary
             summary.probableRenames = sync.probableRenames()
             if !sync.damaged.isEmpty {
@@ -169,6 +172,7 @@ extension OrganizationStore {
         private func startSync() throws {
             let state = try SyncState(db)
             triggers = state.existing.isEmpty && state.damaged.isEmpty ? try SpatialIndex.beginBulkLoad(db) : nil
+            if triggers != nil { try RemarkTable.beginBulkLoad(db) }
             writer = try RowWriter(db)
             sync = state
         }

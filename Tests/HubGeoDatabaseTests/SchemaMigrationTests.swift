@@ -184,6 +184,41 @@ struct SchemaMigrationTests {
                 == ["/data/moved.level1.json", "/data/root.level1.json"])
     }
 
+    @Test("a long remark stays in its row (no overflow page of its own); two remarks in one language fail the import, which changes nothing")
+    func remarksKeepTheirValuesInTheirRows() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let store = try OrganizationStore(path: directory.path("hub.sqlite"))
+        let long = String(repeating: "A remark of some length, as some organizations have. ", count: 40)  // 2,160 bytes
+        let organizations = (0..<50).map { index in
+            var organization = StoreFixtures.organization("Club \(index)", 51 + Double(index) / 100, 5)
+            organization.remarks = [LocalizedRemark(language: "EN", value: long), LocalizedRemark(language: "NL", value: long)]
+            return organization
+        }
+        try store.importOrganizations(source: "first") { add in
+            for organization in organizations { try add(organization) }
+        }
+        #expect(try store.organization(named: "Club 7").remarks.map(\.value) == [long, long])
+        let (overflowPages, uniqueIndex) = try store.database.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM dbstat WHERE name = 'organization_remark' AND pagetype = 'overflow'"),
+             try Bool.fetchOne(db, sql: "SELECT \"unique\" FROM pragma_index_list('organization_remark') WHERE name = ?",
+                               arguments: [RemarkTable.index]))
+        }
+        #expect(overflowPages == 0)
+        #expect(uniqueIndex == true)
+        var twice = organizations[3]
+        twice.remarks.append(LocalizedRemark(language: "EN", value: "again"))
+        // Into the empty table (a bulk load: the index is made at the end) and into the full one.
+        for path in [directory.path("new.sqlite"), directory.path("hub.sqlite")] {
+            let target = try OrganizationStore(path: path)
+            #expect(throws: (any Error).self) {
+                try target.importOrganizations(source: "twice") { add in try add(twice) }
+            }
+            #expect(try target.count(.all) == (path.hasSuffix("hub.sqlite") ? 50 : 0))
+            #expect(try target.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM organization_remark") }
+                    == (path.hasSuffix("hub.sqlite") ? 100 : 0))
+        }
+    }
+
     @Test("a database migrated by a newer hubgeo is refused for writing, naming its migration")
     func newerDatabaseIsRefused() throws {
         let directory = try TestPaths.temporaryDirectory()
