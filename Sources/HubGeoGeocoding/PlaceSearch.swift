@@ -43,16 +43,16 @@ public struct PlaceSearch: Sendable, Equatable {
         return nil
     }
 
-    /// Nominatim's `viewbox` for ``near``: `left,top,right,bottom` in degrees, ``biasKilometers``
-    /// each way, the longitudes widened by the latitude and clamped to the globe; nil without ``near``.
+    /// Nominatim's `viewbox` for ``near``: `left,top,right,bottom` in degrees, the box that
+    /// `near` and `bbox` search (``SearchBoxes``) for ``biasKilometers`` around the point; where that
+    /// box is split at ±180°, the part that holds the point (a viewbox cannot wrap); nil without ``near``.
     public var viewbox: String? {
         guard let near else { return nil }
-        let latitudeDegrees = Self.biasKilometers / 111.2
-        let cosine = max(cos(near.latitude * .pi / 180), 0.05)
-        let longitudeDegrees = min(latitudeDegrees / cosine, 180)
-        let left = max(near.longitude - longitudeDegrees, -180), right = min(near.longitude + longitudeDegrees, 180)
-        let top = min(near.latitude + latitudeDegrees, 90), bottom = max(near.latitude - latitudeDegrees, -90)
-        return [left, top, right, bottom].map { NominatimClient.format($0) }.joined(separator: ",")
+        let boxes = SearchBoxes.covering(center: near, radiusMeters: Self.biasKilometers * 1000)
+        guard let box = boxes.first(where: { ($0.minLongitude...$0.maxLongitude).contains(near.longitude) }) ?? boxes.first else {
+            return nil
+        }
+        return [box.minLongitude, box.maxLatitude, box.maxLongitude, box.minLatitude].map { NominatimClient.format($0) }.joined(separator: ",")
     }
 
     /// What the cache files the answer under besides the endpoint: the query as sent, the

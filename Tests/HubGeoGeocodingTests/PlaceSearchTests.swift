@@ -95,15 +95,19 @@ struct PlaceSearchTests {
         }
     }
 
-    @Test("--near becomes a viewbox of about 25 km each way, clamped to the globe")
+    @Test("--near becomes a viewbox of about 25 km each way: SearchBoxes' box, the point's part at ±180°, all longitudes at a pole")
     func viewbox() throws {
         let asten = PlaceSearch(query: "Asten", near: GeoPoint(latitude: 51.4037, longitude: 5.7486))
         let box = try #require(asten.viewbox).split(separator: ",").compactMap { Double($0) }
         #expect(box.count == 4)
-        #expect(abs(box[1] - 51.4037 - 0.2248) < 0.001 && abs(box[3] - 51.4037 + 0.2248) < 0.001)
+        #expect(abs(box[1] - 51.4037 - 0.2261) < 0.0005 && abs(box[3] - 51.4037 + 0.2261) < 0.0005, "\(box)")
         #expect(box[0] < 5.7486 - 0.35 && box[2] > 5.7486 + 0.35 && box[2] - box[0] < 0.75)
         let pole = PlaceSearch(query: "x", near: GeoPoint(latitude: 89.9, longitude: 179.9)).viewbox
-        #expect(pole == "175.4035971,90,180,89.6751799")
+        #expect(pole == "-180,90,180,89.6738895")
+        // Across ±180°: the part east of -180 that holds the point, not the whole world's width.
+        let fiji = try #require(PlaceSearch(query: "x", near: GeoPoint(latitude: -17.8, longitude: -179.9)).viewbox)
+            .split(separator: ",").compactMap { Double($0) }
+        #expect(fiji.count == 4 && fiji[0] == -180 && abs(fiji[2] - (-179.9 + 0.2375)) < 0.001, "\(fiji)")
         #expect(PlaceSearch(query: " ").problem == "the query is empty")
         #expect(PlaceSearch(query: "x", limit: 41).problem != nil && PlaceSearch(query: "x", limit: 0).problem != nil)
     }

@@ -120,7 +120,7 @@ struct LocateCommandTests {
             (["locate", "x", "--near", "91", "5"], "latitude"),
             (["locate", "x", "--name", "y"], "--name goes with --format level1"),
             (["locate", "x", "--format", "level1", "--pick", "6"], "--pick must be 1 to --limit"),
-            (["locate", "x", "--zoom", "10"], "--zoom"),
+            (["locate", "x", "--zoom", "10"], "Unknown option '--zoom'"),
             (["locate", "x", "--lang", "e_n"], "not a language code"),
             (["locate", "x", "--format", "xml"], "--format"),
             (["locate", "x", "--nearr", "5"], "Did you mean '--near'?"),
@@ -128,6 +128,13 @@ struct LocateCommandTests {
             let run = try runner.run(arguments)
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+        // --zoom is for reverse lookups: listed by the commands that make them, not by locate.
+        let help = try runner.run(["locate", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("--nominatim-url") && !help.stdout.contains("--zoom"), "\(help.stdout)")
+        for command in ["localize", "geocode", "validate"] {
+            let other = try runner.run([command, "--help"])
+            #expect(other.status == 0 && other.stdout.contains("--zoom <level>"), "\(command): \(other.stdout)")
         }
     }
 

@@ -19,6 +19,7 @@ struct GeocodeCommand: ParsableCommand {
     var raw = false
 
     @OptionGroup var nominatim: NominatimOptions
+    @OptionGroup var zoom: ZoomOption
 
     func validate() throws {
         _ = try UnrecognizedInputs.point(point, of: Self.self)
@@ -26,7 +27,7 @@ struct GeocodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = try nominatim.configuration()
+        let configuration = try nominatim.configuration(zoom: zoom)
         let client = NominatimClient(configuration: configuration)
         let language = try LanguageList.parse(language).joined(separator: ",")
         let answer = try client.reverse(try UnrecognizedInputs.point(point, of: Self.self), language: language)

@@ -37,6 +37,7 @@ struct LocalizeCommand: ParsableCommand {
     var progressEvery: Int = 25
 
     @OptionGroup var nominatim: NominatimOptions
+    @OptionGroup var zoom: ZoomOption
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
@@ -48,7 +49,7 @@ struct LocalizeCommand: ParsableCommand {
     func run() throws {
         Interruption.installSignalHandlers()
         let languages = try LanguageList.parse(languages)
-        let configuration = try nominatim.configuration()
+        let configuration = try nominatim.configuration(zoom: zoom)
         if !offline && configuration.isPublicServer && configuration.contact == nil {
             throw GeocodeError.contactRequired(configuration.endpoint)
         }

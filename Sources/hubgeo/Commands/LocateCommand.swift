@@ -95,7 +95,6 @@ struct LocateCommand: ParsableCommand {
         for (value, option) in [(name, "--name"), (nickname, "--nickname")] {
             if let value, value.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("\(option) must not be empty") }
         }
-        if nominatim.zoom != nil { throw ValidationError("--zoom is for reverse lookups; locate searches by name") }
         if offline && refresh { throw ValidationError("give at most one of --offline and --refresh") }
     }
 

@@ -63,6 +63,7 @@ struct ValidateCommand: ParsableCommand {
     var offline = false
 
     @OptionGroup var nominatim: NominatimOptions
+    @OptionGroup var zoom: ZoomOption
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
@@ -136,7 +137,7 @@ struct ValidateCommand: ParsableCommand {
 
     /// The `--geocode` check: the database's geocode cache plus, unless offline, the configured Nominatim.
     private func townCheck() throws -> TownCheck {
-        let configuration = try nominatim.configuration()
+        let configuration = try nominatim.configuration(zoom: zoom)
         if !offline && configuration.isPublicServer && configuration.contact == nil {
             throw GeocodeError.contactRequired(configuration.endpoint)
         }

@@ -3,8 +3,9 @@ import Foundation
 import HubGeo
 
 /// Which Nominatim server to ask and how to identify to it. Flags win over the environment
-/// (`HUBGEO_NOMINATIM_URL`, `HUBGEO_CONTACT`, `HUBGEO_NOMINATIM_EMAIL`, `HUBGEO_REQUEST_INTERVAL`,
-/// `HUBGEO_NOMINATIM_ZOOM`), which wins over the config file.
+/// (`HUBGEO_NOMINATIM_URL`, `HUBGEO_CONTACT`, `HUBGEO_NOMINATIM_EMAIL`, `HUBGEO_REQUEST_INTERVAL`),
+/// which wins over the config file. The zoom of reverse lookups is ``ZoomOption``, only in the
+/// commands that make them (`locate` searches by name and has none).
 struct NominatimOptions: ParsableArguments {
     @Option(name: .customLong("nominatim-url"), help: ArgumentHelp(
         "Nominatim server base URL.", discussion: "Default: $HUBGEO_NOMINATIM_URL, the config file, else https://nominatim.openstreetmap.org.",
@@ -22,14 +23,10 @@ struct NominatimOptions: ParsableArguments {
         valueName: "seconds"))
     var requestInterval: Double?
 
-    @Option(help: ArgumentHelp("Nominatim zoom, 0-18 (default 14: villages, not their municipality).", valueName: "level"))
-    var zoom: Int?
-
     func validate() throws {
         if let requestInterval, !(0...NominatimConfiguration.maximumInterval).contains(requestInterval) {
             throw ValidationError("--request-interval must be 0 to \(Int(NominatimConfiguration.maximumInterval)) seconds")
         }
-        if let zoom, !(0...18).contains(zoom) { throw ValidationError("--zoom must be 0-18") }
         do throws(SettingError) {
             if let contact { _ = try SettingValue(contact, from: .flag("--contact")).headerText() }
             if let email { _ = try SettingValue(email, from: .flag("--email")).headerText() }
@@ -38,9 +35,24 @@ struct NominatimOptions: ParsableArguments {
         }
     }
 
-    func configuration() throws -> NominatimConfiguration {
+    /// The settings from the flags, the environment and the config file; `zoom` is ``ZoomOption``'s
+    /// flag for the commands that make reverse lookups (else the environment's, the file's or 14).
+    func configuration(zoom: ZoomOption? = nil) throws -> NominatimConfiguration {
         try NominatimConfiguration.resolve(flags: .init(endpoint: endpoint, contact: contact, email: email,
-                                                        requestInterval: requestInterval, zoom: zoom))
+                                                        requestInterval: requestInterval, zoom: zoom?.zoom))
+    }
+}
+
+/// `--zoom` of the commands that reverse geocode (`localize`, `geocode`, `validate --geocode`):
+/// flags win over `HUBGEO_NOMINATIM_ZOOM`, which wins over the config file.
+struct ZoomOption: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Nominatim zoom, 0-18. Default: $HUBGEO_NOMINATIM_ZOOM, the config file, else 14 (villages, not their municipality).",
+        valueName: "level"))
+    var zoom: Int?
+
+    func validate() throws {
+        if let zoom, !(0...18).contains(zoom) { throw ValidationError("--zoom must be 0-18") }
     }
 }
 
