@@ -12,7 +12,8 @@ enum RemarkTable {
     /// (`make bench`'s scattered shape, one organization in ten, in two languages) took a page of
     /// 4 KiB for its last few hundred bytes, and the table was 229.7 MB for 106 MB of text, half
     /// empty. With a row id a row of up to about 4,000 bytes stays in its page: 135.6 MB and an index
-    /// of 6.8 MB; the shapes with short remarks stay at their size (66.9 MB against 60.7 and 6.8).
+    /// of 5.9 MB (made after the rows, packed); the shapes with short remarks stay at their size
+    /// (clustered: 66.9 MB against 60.7 and 5.9).
     /// The rows keep their order, and the triggers that count another program's writes are made again.
     static func keepValuesInTheirRows(_ db: Database) throws {
         try OrganizationWrites.setAsideRelationTriggers(db)
