@@ -13,8 +13,6 @@ package struct ImportedOrganization: Sendable {
     /// ``OrganizationIdentity/stableID``, the hash in hex.
     let stableID: String
     let fingerprint: OrganizationStore.Fingerprint
-    /// The fingerprint as stored.
-    let fingerprintText: String
     /// What `search` matches: the full name, nickname and town, folded.
     let searchKey: String
 
@@ -24,7 +22,6 @@ package struct ImportedOrganization: Sendable {
         stableHash = organization.identity.stableHash
         stableID = FNV1a.hex(stableHash)
         fingerprint = OrganizationStore.Fingerprint(organization)
-        fingerprintText = fingerprint.text
         searchKey = [organization.fullName, organization.nickName, organization.town].joined(separator: "\u{1F}").searchFolded
     }
 }

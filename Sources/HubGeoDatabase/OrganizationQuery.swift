@@ -29,14 +29,15 @@ struct OrganizationQuery {
         self.order = order
     }
 
-    /// The rows, in the order of the matching ids: ``OrganizationRow/columns``, then
+    /// The rows, in the order of the matching ids: ``OrganizationRow/columns(level1Documents:)``, then
     /// `match_distance` and, with `localization`, the localized columns (``localizedColumns``).
+    /// `level1Documents`: the database has table `source_document` (``SourceDocuments``).
     /// The id subquery has a LIMIT, so SQLite cannot flatten it into the join, and the CROSS JOIN
     /// keeps it the outer loop: only the matches' small key columns are sorted, or none at all when
     /// it walks the stable id index.
-    func rowsSQL(localization: LocalizationSource?) throws -> (sql: String, arguments: [(any DatabaseValueConvertible)?]) {
+    func rowsSQL(localization: LocalizationSource?, level1Documents: Bool) throws -> (sql: String, arguments: [(any DatabaseValueConvertible)?]) {
         var (matches, arguments) = try matchSQL()
-        var sql = "SELECT \(OrganizationRow.columns), m.match_distance"
+        var sql = "SELECT \(OrganizationRow.columns(level1Documents: level1Documents)), m.match_distance"
         if let localization {
             sql += ", " + Self.localizedColumns
             arguments += Self.localizedJoinArguments(localization)

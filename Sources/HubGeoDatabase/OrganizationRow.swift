@@ -40,6 +40,20 @@ enum OrganizationRow {
             }
         }
 
+        /// What a query of table `organization` as `o` selects for the column: the column, or for
+        /// ``level1Source`` the path of the row's document (``SourceDocuments``), or with
+        /// `level1Documents` false (a database not yet migrated, read by a read-only command) the
+        /// column `level1_source` of before.
+        func expression(level1Documents: Bool = true) -> String {
+            self == .level1Source && level1Documents ? SourceDocuments.level1SourceExpression : "o." + name
+        }
+
+        /// An SQL condition on a row of table `organization` (unaliased), true when it holds what
+        /// hubgeo writes for the column.
+        var storedCondition: String {
+            self == .level1Source ? SourceDocuments.level1DocumentCondition : kind.sqlCondition(name)
+        }
+
         /// The position in a GRDB `Row`.
         var index: Int { Int(rawValue) }
 
@@ -125,12 +139,12 @@ enum OrganizationRow {
     }
 
     /// The row ids of the organizations an import cannot trust (and so rewrites from its data,
-    /// or removes): a column that does not hold what ``Kind`` says, a search key or fingerprint
-    /// that is not text, or a remark, member or override row of the wrong types. Linear scans
+    /// or removes): a column that does not hold what ``Kind`` says, a Level 1 document that is not
+    /// one, a search key that is not text or digests that are not integers, or a remark, member or override row of the wrong types. Linear scans
     /// in SQLite, no row decoded in Swift.
     static let damagedRowsSQL: String = {
-        let columns = Column.allCases.map { $0.kind.sqlCondition($0.name) }
-            + ["typeof(search_key) = 'text'", "typeof(fingerprint) = 'text'"]
+        let columns = Column.allCases.map(\.storedCondition)
+            + ["typeof(search_key) = 'text'", "typeof(content_digest) = 'integer'", "typeof(sources_digest) = 'integer'"]
         return """
             SELECT id FROM organization WHERE NOT (\(columns.joined(separator: " AND ")))
             UNION SELECT organization_id FROM organization_remark
@@ -144,8 +158,14 @@ enum OrganizationRow {
             """
     }()
 
-    /// The columns every query selects first, prefixed with the table alias `o`.
-    static let columns = list(Column.allCases)
+    /// The columns every query selects first, of table `organization` as `o`; the Level 1 path
+    /// from table `source_document`, or with `level1Documents` false from the column of a database
+    /// that a hubgeo from before migration "v8 each fact once" wrote (``SourceDocuments``).
+    static func columns(level1Documents: Bool) -> String {
+        level1Documents ? columnsFromDocuments : list(Column.allCases, level1Documents: false)
+    }
+
+    private static let columnsFromDocuments = list(Column.allCases)
 
     /// The position of the first column a query selects after ``columns``.
     static let nextColumn = Column.allCases.count
@@ -156,8 +176,8 @@ enum OrganizationRow {
     /// The position of the first column the export selects after ``exportColumns``.
     static let nextExportColumn = Int32(Column.memberCount.rawValue + 1)
 
-    private static func list(_ columns: some Sequence<Column>) -> String {
-        columns.map { "o." + $0.name }.joined(separator: ", ")
+    private static func list(_ columns: some Sequence<Column>, level1Documents: Bool = true) -> String {
+        columns.map { $0.expression(level1Documents: level1Documents) }.joined(separator: ", ")
     }
 
     /// The organization of a row that starts with ``columns``, without its remarks, overrides and

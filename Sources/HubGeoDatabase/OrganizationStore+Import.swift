@@ -57,7 +57,14 @@ extension OrganizationStore {
             let started = try transaction.finishedSync()
             var sync = started.sync
             try sync.removeUnseen(db)
-            if let triggers = started.triggers { try SpatialIndex.finishBulkLoad(db, restoring: triggers) }
+            if sync.summary.addedCount + sync.summary.changedCount + sync.summary.removedCount + sync.sourcesMoved > 0
+                || !sync.damaged.isEmpty {
+                try SourceDocuments.removeUnused(db)  // a scan of the table (30 ms at 200,000): only when rows were written
+            }
+            if let triggers = started.triggers {
+                try SpatialIndex.finishBulkLoad(db, restoring: triggers)
+                try RemarkTable.finishBulkLoad(db)
+            }
             var summary = sync.summary
             summary.probableRenames = sync.probableRenames()
             if !sync.damaged.isEmpty {
@@ -165,6 +172,7 @@ extension OrganizationStore {
         private func startSync() throws {
             let state = try SyncState(db)
             triggers = state.existing.isEmpty && state.damaged.isEmpty ? try SpatialIndex.beginBulkLoad(db) : nil
+            if triggers != nil { try RemarkTable.beginBulkLoad(db) }
             writer = try RowWriter(db)
             sync = state
         }
@@ -204,7 +212,7 @@ extension OrganizationStore {
         struct Stored {
             /// The row id; negated once the organization was seen in the data.
             var id: Int64
-            /// The digests; 0 when unknown (an older kind of fingerprint), which no digest equals in practice.
+            /// The digests; 0 when unknown (an older kind of fingerprint, migrated), which no digest equals in practice.
             var content: UInt64
             var sources: UInt64
             var seen: Bool { id < 0 }
@@ -220,6 +228,8 @@ extension OrganizationStore {
         /// Added organizations, to match against removed ones (none on a first import).
         var added: [ImportSummary.Place] = []
         var removed: [ImportSummary.Place] = []
+        /// Unchanged organizations read from another file than before (their sources rewritten).
+        var sourcesMoved = 0
 
         /// The rows that do not hold what hubgeo writes (``OrganizationRow/damagedRowsSQL``, or a
         /// stable id that is not one): rewritten from the data (their content digest is taken as
@@ -231,21 +241,21 @@ extension OrganizationStore {
             existing.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM organization") ?? 0)
             damaged = Set(try Int64.fetchAll(db, sql: OrganizationRow.damagedRowsSQL))
             var unmatched: [Int64] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, stable_id, fingerprint FROM organization")
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, stable_id, content_digest, sources_digest FROM organization")
             while let row = try rows.next() {
                 let id: Int64 = row[0]
-                let stableID = (row[1] as DatabaseValue).storage, fingerprint = (row[2] as DatabaseValue).storage
+                let stableID = (row[1] as DatabaseValue).storage
                 guard case .string(let text) = stableID, let key = UInt64(text, radix: 16), existing[key] == nil else {
                     unmatched.append(id)
                     continue
                 }
-                guard case .string(let print) = fingerprint, !damaged.contains(id) else {
+                guard case .int64(let content) = (row[2] as DatabaseValue).storage,
+                      case .int64(let sources) = (row[3] as DatabaseValue).storage, !damaged.contains(id) else {
                     existing[key] = Stored(id: id, content: 0, sources: 0)
                     damaged.insert(id)
                     continue
                 }
-                let (content, sources) = Fingerprint.parse(print)
-                existing[key] = Stored(id: id, content: content ?? 0, sources: sources ?? 0)
+                existing[key] = Stored(id: id, content: UInt64(bitPattern: content), sources: UInt64(bitPattern: sources))
             }
             let delete = try db.cachedStatement(sql: "DELETE FROM organization WHERE id = ?")
             for id in unmatched {
@@ -274,6 +284,7 @@ extension OrganizationStore {
                 summary.unchanged += 1
                 if stored.sources != fingerprint.sources {  // the same organization, read from another file
                     try writer.updateSources(imported, id: stored.rowID)
+                    sourcesMoved += 1
                 }
                 return
             }
@@ -322,6 +333,7 @@ extension OrganizationStore {
         let insertOverride: PreparedStatement
         let updateSources: PreparedStatement
         let deleteOrganization: PreparedStatement
+        let documents: SourceDocuments.Writer
         let db: Database
 
         init(_ db: Database) throws {
@@ -329,8 +341,8 @@ extension OrganizationStore {
             insertOrganization = try PreparedStatement(db, sql: """
                 INSERT INTO organization (id, stable_id, type, town, full_name, nick_name, latitude, longitude,
                     website, wikipedia, level2_url, maintainer_email, fotobond_number, has_level2, member_count,
-                    level1_source, level2_source, search_key, fingerprint, geom)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    level1_document, level2_source, search_key, content_digest, sources_digest, geom)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             insertRemark = try PreparedStatement(db, sql: "INSERT INTO organization_remark (organization_id, language, value) VALUES (?, ?, ?)")
             insertMember = try PreparedStatement(db, sql: """
@@ -338,8 +350,9 @@ extension OrganizationStore {
                     is_former, is_deceased, is_prospective, is_honorary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             insertOverride = try PreparedStatement(db, sql: "INSERT INTO level2_override (organization_id, field, level1_value, level2_value) VALUES (?, ?, ?, ?)")
-            updateSources = try PreparedStatement(db, sql: "UPDATE organization SET level1_source = ?, level2_source = ?, fingerprint = ? WHERE id = ?")
+            updateSources = try PreparedStatement(db, sql: "UPDATE organization SET level1_document = ?, level2_source = ?, sources_digest = ? WHERE id = ?")
             deleteOrganization = try PreparedStatement(db, sql: "DELETE FROM organization WHERE id = ?")
+            documents = try SourceDocuments.Writer(db)
         }
 
         func insert(_ imported: ImportedOrganization, id: Int64?) throws {
@@ -360,12 +373,13 @@ extension OrganizationStore {
             statement.bind(13, organization.fotobondNumber)
             statement.bind(14, organization.hasLevel2)
             statement.bind(15, organization.memberCount)
-            statement.bind(16, organization.level1Source)
+            statement.bind(16, try documents.id(organization.level1Source))
             statement.bind(17, organization.level2Source)
             statement.bind(18, imported.searchKey)
-            statement.bind(19, imported.fingerprintText)
+            statement.bind(19, Int64(bitPattern: imported.fingerprint.content))
+            statement.bind(20, Int64(bitPattern: imported.fingerprint.sources))
             SpatiaLitePoint.withBlob(longitude: organization.coordinates.longitude, latitude: organization.coordinates.latitude) {
-                statement.bind(20, blob: $0)
+                statement.bind(21, blob: $0)
             }
             try statement.execute()
             let rowID = db.lastInsertedRowID
@@ -397,9 +411,9 @@ extension OrganizationStore {
         }
 
         func updateSources(_ imported: ImportedOrganization, id: Int64) throws {
-            updateSources.bind(1, imported.organization.level1Source)
+            updateSources.bind(1, try documents.id(imported.organization.level1Source))
             updateSources.bind(2, imported.organization.level2Source)
-            updateSources.bind(3, imported.fingerprintText)
+            updateSources.bind(3, Int64(bitPattern: imported.fingerprint.sources))
             updateSources.bind(4, id)
             try updateSources.execute()
         }
@@ -412,7 +426,9 @@ extension OrganizationStore {
 
     /// Two digests of an organization (FNV-1a): `content`, of everything it says, tells changed
     /// organizations from unchanged ones; `sources`, of the files it was read from, tells when
-    /// only those moved. Stored as "v3-" and 16 + 16 hex digits.
+    /// only those moved. Stored as two integers, `content_digest` and `sources_digest` (the bits of
+    /// the UInt64 as SQLite's signed integer); before migration "v8 each fact once" as the text "v3-"
+    /// and 16 + 16 hex digits, which ``parse(_:)`` reads for the migration.
     struct Fingerprint: Equatable {
         var content: UInt64
         var sources: UInt64
@@ -471,8 +487,6 @@ extension OrganizationStore {
             add(organization.level2Source)
             sources = hash.value
         }
-
-        var text: String { "v3-" + FNV1a.hex(content) + FNV1a.hex(sources) }
 
         /// The stored text's digests; the content alone for the older "v2-" form, nothing for
         /// older ones (such a row counts as changed once).

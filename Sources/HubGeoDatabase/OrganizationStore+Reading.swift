@@ -45,13 +45,14 @@ extension OrganizationReading where Self: ~Copyable {
         }
     }
 
-    /// The one read of organizations as values: `query`'s rows (``OrganizationQuery/rowsSQL(localization:)``),
-    /// decoded by ``OrganizationRow``, in chunks with their relations.
+    /// The one read of organizations as values: `query`'s rows (``OrganizationQuery/rowsSQL(localization:level1Documents:)``),
+    /// decoded by ``OrganizationRow``, in chunks with their relations. A database that an older hubgeo
+    /// wrote, not migrated yet (a read-only command does not migrate), has its Level 1 paths in a column.
     func forEachChunk(_ query: OrganizationQuery, includeMembers: Bool = false, chunkSize: Int = 1_000,
                       body: ([PlaceMatch]) throws -> Void) throws {
         let localization = try query.filter.localization.flatMap { try hasGeocodeCache() ? $0 : nil }
-        let (sql, arguments) = try query.rowsSQL(localization: localization)
         try database.read { db in
+            let (sql, arguments) = try query.rowsSQL(localization: localization, level1Documents: try db.tableExists("source_document"))
             // Cached: the same query shape is prepared once per connection.
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
             var chunk: [PlaceMatch] = []

@@ -122,7 +122,7 @@ public final class OrganizationStore: OrganizationReading, Sendable {
                     try db.execute(sql: "PRAGMA application_id = \(DatabaseFile.applicationID)")
                     try DatabaseSchema.initializeSpatialMetadata(db)
                 }
-                try DatabaseSchema.migrator.migrate(writer)
+                try DatabaseSchema.migrate(writer)
                 try writer.read { db in
                     if case .halfMade(let reason) = try DatabaseSchema.state(db) {
                         throw StoreError.halfMade(path: path, reason: reason)

@@ -28,6 +28,14 @@ struct DamagedRowDecodingTests {
     /// The columns a map's row (tiles, clusters) reads.
     static let mapColumns: Set<OrganizationRow.Column> = [.stableID, .fullName, .nickName, .type, .town, .latitude, .longitude]
 
+    /// The SQL that puts `value` in column `column` of organization row 1. A Level 1 path is its
+    /// document's (table `source_document`): row 1 then refers to a document of its own holding `value`.
+    static func damage(_ column: OrganizationRow.Column, _ value: String) -> String {
+        column == .level1Source
+            ? "INSERT INTO source_document (id, location) VALUES (999, \(value)); UPDATE organization SET level1_document = 999 WHERE id = 1"
+            : "UPDATE organization SET \(column.name) = \(value) WHERE id = 1"
+    }
+
     /// The message of the error `body` throws; "" when it throws none.
     static func message(_ body: () throws -> Void) -> String {
         do {
@@ -50,7 +58,7 @@ struct DamagedRowDecodingTests {
                 try FileManager.default.copyItem(atPath: clean, toPath: path)
                 try DatabaseQueue(path: path).writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
-                    try db.execute(sql: "UPDATE organization SET \(column.name) = \(value) WHERE id = 1")
+                    try db.execute(sql: Self.damage(column, value))
                     #expect(try Int64.fetchAll(db, sql: OrganizationRow.damagedRowsSQL) == [1], "\(column.name) = \(value)")
                 }
                 let store = try OrganizationStore(path: path, access: .readOnly)
@@ -71,6 +79,21 @@ struct DamagedRowDecodingTests {
             }
         }
         #expect(cases == 27)
+        // What the row stores instead of a path or a fingerprint: a document reference that is not
+        // an integer or refers to no document (read as no path), digests that are not integers.
+        for (index, damage) in ["level1_document = 'yes'", "level1_document = 12345", "level1_document = NULL",
+                                "content_digest = 'v3-0'", "sources_digest = NULL"].enumerated() {
+            let path = directory.path("stored-\(index).sqlite")
+            try FileManager.default.copyItem(atPath: clean, toPath: path)
+            try DatabaseQueue(path: path).writeWithoutTransaction { db in
+                try db.execute(sql: "UPDATE organization SET \(damage) WHERE id = 1")
+                #expect(try Int64.fetchAll(db, sql: OrganizationRow.damagedRowsSQL) == [1], "\(damage)")
+            }
+            if damage.hasPrefix("level1_document") {
+                let message = Self.message { _ = try OrganizationStore(path: path, access: .readOnly).all() }
+                #expect(message.contains("\(path): the database is damaged: organization row 1: level1_source holds NULL"), "\(damage): \(message)")
+            }
+        }
         // The clean database has nothing to find.
         let rows = try DatabaseQueue(path: clean).read { db in try Int64.fetchAll(db, sql: OrganizationRow.damagedRowsSQL) }
         #expect(rows.isEmpty)

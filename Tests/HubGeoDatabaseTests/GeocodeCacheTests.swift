@@ -31,6 +31,10 @@ struct GeocodeCacheTests {
                     \(OrganizationWrites.relationTables.flatMap { table in ["insert", "update", "delete"].map { "DROP TRIGGER \(table)_writes_\($0);" } }
                         .joined(separator: " "))
                     ALTER TABLE import_run DROP COLUMN request;
+                    DROP TABLE source_document; ALTER TABLE organization DROP COLUMN level1_document;
+                    ALTER TABLE organization DROP COLUMN content_digest; ALTER TABLE organization DROP COLUMN sources_digest;
+                    ALTER TABLE organization ADD COLUMN level1_source TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE organization ADD COLUMN fingerprint TEXT NOT NULL DEFAULT '';
                     \(ImportStatistics.columns.map { "ALTER TABLE import_run DROP COLUMN \($0);" }.joined(separator: " "))
                     DELETE FROM grdb_migrations WHERE identifier NOT IN ('v1 organizations', 'v2 geocode cache');
                     """)
@@ -48,7 +52,7 @@ struct GeocodeCacheTests {
         #expect(migrations == ["document cache v1", "geocode cache v3: names of countries and towns", "geocode cache v4: forward searches",
                                "v1 organizations", "v2 geocode cache",
                                "v3 fewer indexes", "v4 cluster index", "v5 import statistics", "v6 organization writes",
-                               "v7 import documents"])
+                               "v7 import documents", "v8 each fact once"])
     }
 
     @Test("The tables the cache owns, with the columns queries read")
@@ -72,7 +76,7 @@ struct GeocodeCacheTests {
         #expect(DatabaseSchema.migrator.migrations == [
             "v1 organizations", "v2 geocode cache", "v3 fewer indexes",
             "geocode cache v3: names of countries and towns", "document cache v1", "v4 cluster index", "v5 import statistics",
-            "v6 organization writes", "geocode cache v4: forward searches", "v7 import documents",
+            "v6 organization writes", "geocode cache v4: forward searches", "v7 import documents", "v8 each fact once",
         ])
     }
 

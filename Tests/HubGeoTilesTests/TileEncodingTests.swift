@@ -133,12 +133,13 @@ struct TileEncodingTests {
         let store = try OrganizationStore(path: directory.path("colocated-\(count).sqlite"))
         try store.database.write { db in
             try db.execute(sql: """
+                INSERT INTO source_document (id, location) VALUES (1, 'root.level1.json');
                 WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
                 INSERT INTO organization (stable_id, type, town, full_name, nick_name, latitude, longitude, has_level2,
-                    level1_source, search_key, fingerprint, geom)
+                    level1_document, search_key, content_digest, sources_digest, geom)
                 SELECT printf('%016x', n), CASE WHEN n % 5 = 0 THEN 'museum' ELSE 'club' END, 'Town ' || (n % 97),
                        'Club ' || ((n * 7919) % 1000003), 'c' || n, CASE WHEN n <= 50 THEN n ELSE 52 END, 5, 0,
-                       'root.level1.json', 'club ' || n, printf('v3-%016x%016x', n, n), MakePoint(5, CASE WHEN n <= 50 THEN n ELSE 52 END, 4326)
+                       1, 'club ' || n, n, n, MakePoint(5, CASE WHEN n <= 50 THEN n ELSE 52 END, 4326)
                 FROM seq
                 """, arguments: [count + 50])
             try db.execute(sql: "INSERT INTO import_run (source, imported_at, organizations, added, changed, removed) VALUES ('synthetic', '2026-01-01T00:00:00Z', ?, ?, 0, 0)",

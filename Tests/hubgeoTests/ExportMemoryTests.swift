@@ -14,13 +14,14 @@ struct ExportMemoryTests {
         let store = try OrganizationStore(path: directory.path("synthetic-\(count).sqlite"))
         try store.database.write { db in
             try db.execute(sql: """
+                INSERT INTO source_document (id, location) VALUES (1, 'synthetic');
                 WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?),
                 points AS (SELECT n, (n * 7919 % 170000) / 1000.0 - 85 AS lat, (n * 104729 % 359000) / 1000.0 - 179.5 AS lon FROM seq)
                 INSERT INTO organization (stable_id, type, town, full_name, nick_name, latitude, longitude, website,
-                    fotobond_number, has_level2, member_count, level1_source, search_key, fingerprint, geom)
+                    fotobond_number, has_level2, member_count, level1_document, search_key, content_digest, sources_digest, geom)
                 SELECT printf('%016x', n), CASE WHEN n % 5 = 0 THEN 'museum' ELSE 'club' END, 'Town ' || (n % 997),
                        'Synthetic photo organization number ' || n, 'syn' || n, lat, lon, 'https://example.org/club/' || n,
-                       n % 3000, 1, n % 60, 'synthetic', 'synthetic ' || n, 'x', MakePoint(lon, lat, 4326)
+                       n % 3000, 1, n % 60, 1, 'synthetic ' || n, 0, 0, MakePoint(lon, lat, 4326)
                 FROM points
                 """, arguments: [count])
             try db.execute(sql: """

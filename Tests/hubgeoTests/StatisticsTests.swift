@@ -19,17 +19,18 @@ struct StatisticsTests {
         let store = try OrganizationStore(path: directory.path("large-\(count).sqlite"))
         try store.database.write { db in
             try db.execute(sql: """
+                INSERT INTO source_document (id, location) VALUES (1, '/home/someone/photoclubhub/data/root.level1.json');
                 WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?),
                 points AS (SELECT n, (n * 7919 % 170000) / 1000.0 - 85 AS lat, (n * 104729 % 359000) / 1000.0 - 179.5 AS lon FROM seq)
                 INSERT INTO organization (stable_id, type, town, full_name, nick_name, latitude, longitude, website, wikipedia,
-                    level2_url, has_level2, level1_source, level2_source, search_key, fingerprint, geom)
+                    level2_url, has_level2, level1_document, level2_source, search_key, content_digest, sources_digest, geom)
                 SELECT printf('%016x', n), CASE WHEN n % 5 = 0 THEN 'museum' ELSE 'club' END, 'Town ' || (n % 997),
                        'Synthetic club ' || n, 'syn' || n, lat, lon, 'https://www.example.org/clubs/syn' || n || '/',
                        'https://en.wikipedia.org/wiki/Synthetic_club_' || n, 'https://www.example.org/JSON/syn' || n || '.level2.json',
-                       n % 5 <> 0 AND n % 3 = 0, '/home/someone/photoclubhub/data/root.level1.json',
+                       n % 5 <> 0 AND n % 3 = 0, 1,
                        CASE WHEN n % 5 <> 0 AND n % 3 = 0 THEN '/home/someone/photoclubhub/data/syn' || n || '.level2.json' END,
                        'synthetic club ' || n || char(31) || 'syn' || n || char(31) || 'town ' || (n % 997),
-                       printf('v3-%016x%016x', n * 2654435761, n * 40503), MakePoint(lon, lat, 4326)
+                       n * 2654435761, n * 40503, MakePoint(lon, lat, 4326)
                 FROM points
                 """, arguments: [count])
             // What an import of those organizations records (``ImportStatistics``).

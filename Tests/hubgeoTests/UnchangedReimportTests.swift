@@ -66,7 +66,7 @@ struct UnchangedReimportTests {
         #expect(!first.stdout.contains("Unchanged since"))
         // A row changed behind the import's record: the triggers' count set back, as if nothing had been written.
         _ = try sqlite("""
-            UPDATE organization SET nick_name = 'tampered', fingerprint = 'v3-0' WHERE full_name = 'Leaf Two';
+            UPDATE organization SET nick_name = 'tampered', content_digest = 0 WHERE full_name = 'Leaf Two';
             UPDATE organization_writes SET since_import = 0
             """)
         let second = try importTree()
@@ -139,7 +139,7 @@ struct UnchangedReimportTests {
     @Test("rows written by another program (an organization, a remark): the record is not trusted, the tree is read, the organization is the data's again")
     func outsideWritesAreNotTrusted() throws {
         _ = try importTree()
-        _ = try sqlite("UPDATE organization SET nick_name = 'outside', fingerprint = 'v3-0' WHERE full_name = 'Leaf One'")
+        _ = try sqlite("UPDATE organization SET nick_name = 'outside', content_digest = 0 WHERE full_name = 'Leaf One'")
         let next = try importTree()
         #expect(!next.stdout.contains("Unchanged since"), "\(next.stdout)")
         #expect(next.stdout.contains("changed   Leaf One (Leaf)"), "\(next.stdout)")
