@@ -1,9 +1,9 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// hubgeo builds and runs on Linux with glibc only: it uses glibc's signal and stat layouts
-// (`__sigaction_handler`, `st_mtim`), loads `libcurl.so.4` with dlopen and links SpatiaLite from
-// Debian's packages. No other platform is declared, because none is built or tested.
+// hubgeo builds and runs on Linux with glibc only: CPOSIX uses glibc's signal and stat layouts
+// (`sa_handler`, `st_mtim`), it loads `libcurl.so.4` with dlopen and links SpatiaLite from Debian's
+// packages. No other platform is declared, because none is built or tested.
 let package = Package(
     name: "hubgeo",
     products: [
@@ -29,6 +29,10 @@ let package = Package(
         // hubgeo's own deflate encoder (one block of fixed Huffman codes, CZlib.c), larger buffers and
         // every gunzip by zlib (libz, linked).
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        // The POSIX calls whose structs the Swift reads (stat, statvfs, getrlimit, sigaction, clocks,
+        // poll, a loopback bind), behind structs of its own: clang gives a glibc struct's members to
+        // whichever module read its header first (CPOSIX.h says why).
+        .target(name: "CPOSIX"),
         // The map's clusters: supercluster's hierarchical greedy clustering for every zoom, in flat
         // arrays, queried per view, serialized as one blob. Depends on nothing of ours.
         .target(name: "HubGeoClusters"),
@@ -41,9 +45,9 @@ let package = Package(
             dependencies: ["EmbedData"]),
         // The values: organizations, geodesy, document locations and diagnostics, small helpers.
         // Depends on nothing of ours.
-        .target(name: "HubGeoModel"),
+        .target(name: "HubGeoModel", dependencies: ["CPOSIX"]),
         // The JSON parser, scanner and cursor, over memory-mapped files.
-        .target(name: "HubGeoJSON"),
+        .target(name: "HubGeoJSON", dependencies: ["CPOSIX"]),
         // HTTP over libcurl.
         .target(name: "HubGeoHTTP", dependencies: ["CCurl", "HubGeoModel"]),
         // Reads a Photo Club Hub tree: the Level 1 walker, the Level 2 resolver and merge, the document
@@ -59,6 +63,7 @@ let package = Package(
         .target(
             name: "HubGeoDatabase",
             dependencies: [
+                "CPOSIX",
                 "HubGeoModel",
                 "HubGeoClusters",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -70,15 +75,15 @@ let package = Package(
         // database, which imports the built-in data.
         .target(
             name: "HubGeoImport",
-            dependencies: ["HubGeoModel", "HubGeoReader", "HubGeoDatabase"]),
+            dependencies: ["CPOSIX", "HubGeoModel", "HubGeoReader", "HubGeoDatabase"]),
         // Nominatim over HTTP, and the localization of towns and countries it answers.
         .target(
             name: "HubGeoGeocoding",
-            dependencies: ["HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoDatabase"]),
+            dependencies: ["CPOSIX", "HubGeoModel", "HubGeoJSON", "HubGeoHTTP", "HubGeoDatabase"]),
         // The one publisher of output files: what `-o PATH` names, checked before any work (never the
         // database being read or its SQLite companions), written under a private name beside it and
         // renamed into place when complete, or written into a device in place.
-        .target(name: "HubGeoOutput", dependencies: ["HubGeoModel"]),
+        .target(name: "HubGeoOutput", dependencies: ["CPOSIX", "HubGeoModel"]),
         // GeoJSON, KML and JSON written from the database's rows, output files, and the map page, whose
         // script and style (Map/Web: map-common.js, map-embedded.js, map-served.js, map.css) the plugin embeds.
         .target(
@@ -93,7 +98,7 @@ let package = Package(
         // The server's route only calls it.
         .target(
             name: "HubGeoTiles",
-            dependencies: ["HubGeoClusters", "HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoOutput", "CZlib"]),
+            dependencies: ["HubGeoClusters", "HubGeoModel", "HubGeoJSON", "HubGeoDatabase", "HubGeoOutput", "CPOSIX", "CZlib"]),
         // `hubgeo validate`: the checks of a tree, its schema, its towns; the JSON Schemas of docs/schemas/.
         .target(
             name: "HubGeoValidation",
@@ -111,6 +116,7 @@ let package = Package(
         .target(
             name: "HubGeoServer",
             dependencies: [
+                "CPOSIX",
                 "HubGeo",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -146,7 +152,7 @@ let package = Package(
         // what it shares is `package`.
         .target(
             name: "HubGeoTestSupport",
-            dependencies: ["HubGeo", "HubGeoDatabase", "HubGeoModel"],
+            dependencies: ["CPOSIX", "HubGeo", "HubGeoDatabase", "HubGeoModel"],
             path: "Tests/HubGeoTestSupport",
             exclude: ["action_runner.py", "headless_chromium.py", "loopback_server.py", "map_browser.py", "maplibre_browser.py",
                       "pmtiles_verify.py", "vector_tiles.py"]),
@@ -288,6 +294,7 @@ let package = Package(
                 "HubGeoTestSupport",
                 "hubgeo",
                 "CCurl",
+                "CPOSIX",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "HubGeoClustersTests", dependencies: ["HubGeoClusters"]),
@@ -301,12 +308,16 @@ let package = Package(
 )
 
 // A warning in this repository's Swift code fails its build (CI's too): the build prints none.
-// SwiftPM applies this setting to this package as the root only, never when it is a dependency.
-// Not MemberImportVisibility (SE-0444), though every file imports what it uses and nothing more: with it,
-// clang gives the members of glibc's structs (`sigaction.sa_handler`, `timespec.tv_sec`) to Glibc or to
-// libdispatch's C module, whichever read the header first, so the same file built in one build and
-// failed in the next (the release build: "property 'sa_handler' is not available due to missing import
-// of defining module 'CDispatch'" in TemporaryFiles.swift, which the debug build had compiled).
-for target in package.targets where target.type != .plugin && !["CCurl", "CZlib"].contains(target.name) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+// MemberImportVisibility (SE-0444): a file sees the members (extensions' methods, conformances'
+// operators, a C struct's fields) of the modules it imports itself only, not of every module its target
+// links, so the imports at the head of a file name its neighbours, and a removed import that was used
+// fails the build. No Swift file reads a glibc struct's members: clang gives those to whichever C module
+// (Glibc, libdispatch's CDispatch, NIO's CNIOLinux, CCurl) read the header first, which changed from one
+// build to the next; CPOSIX's own structs stand in for them (CPOSIX.h).
+// SwiftPM applies these settings to this package as the root only, never when it is a dependency.
+for target in package.targets where target.type != .plugin && !["CCurl", "CPOSIX", "CZlib"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .treatAllWarnings(as: .error),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
 }

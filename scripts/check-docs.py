@@ -65,14 +65,14 @@ def main():
     for name in os.listdir(graphs):
         os.remove(os.path.join(graphs, name))
     # The C modules under the library: their module maps, as SwiftPM passes them to the compiler.
-    module_maps = [os.path.join(bin_path, f"{name}.build", "module.modulemap") for name in ("CCurl", "CZlib")]
+    module_maps = [os.path.join(bin_path, f"{name}.build", "module.modulemap") for name in ("CCurl", "CPOSIX", "CZlib")]
     module_maps += [os.path.join(root, ".build", "checkouts", "GRDB.swift", "Sources", "GRDBSQLite", "module.modulemap")]
     tools = os.path.dirname(os.path.realpath(subprocess.check_output(["which", args.swift], text=True).strip()))
     # What the compiler needs to load HubGeo: its modules, and the C modules' maps and headers.
     module_flags = ["-target", triple, "-I", os.path.join(bin_path, "Modules")]
     for module_map in module_maps:
         module_flags += ["-Xcc", "-fmodule-map-file=" + module_map]
-    for include in ("Sources/CCurl/include", "Sources/CZlib/include"):
+    for include in ("Sources/CCurl/include", "Sources/CPOSIX/include", "Sources/CZlib/include"):
         module_flags += ["-Xcc", "-I", "-Xcc", include]
     extract = [os.path.join(tools, "swift-symbolgraph-extract"), "-module-name", "HubGeo"] + module_flags + [
         "-minimum-access-level", "public", "-output-dir", graphs,

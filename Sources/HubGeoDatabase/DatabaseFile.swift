@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CPOSIX
 import GRDB
 import HubGeoModel
 
@@ -24,8 +25,8 @@ package enum DatabaseFile {
     /// file may lack); nil when it is missing or empty.
     static func writeAheadLogHoldingData(of path: String) -> String? {
         let log = SQLiteCompanions.sqliteName(of: path) + "-wal"
-        var status = stat()
-        guard stat(log, &status) == 0, status.st_size > 0 else { return nil }
+        var status = hubgeo_file_status()
+        guard hubgeo_stat(log, &status) == 0, status.size > 0 else { return nil }
         return log
     }
 
@@ -42,8 +43,8 @@ package enum DatabaseFile {
     /// Why SQLite cannot use the shared-memory file `index`, in words.
     static func whySharedMemoryIsUnusable(_ index: String) -> String {
         let folder = index.lastIndex(of: "/").map { String(index[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
-        var volume = statvfs()
-        if statvfs(folder, &volume) == 0, volume.f_flag & UInt(ST_RDONLY) != 0 { return "read-only file system" }
+        var volume = hubgeo_volume_status()
+        if hubgeo_statvfs(folder, &volume) == 0, volume.read_only { return "read-only file system" }
         if DatabaseSchema.spaceIsExhausted(beside: index) { return "disk full" }
         if access(index, F_OK) == 0 {
             let descriptor = open(index, O_RDWR | O_CLOEXEC)
@@ -52,8 +53,8 @@ package enum DatabaseFile {
                 return "it cannot be mapped"
             }
             let reason = String(cString: strerror(errno))
-            var status = stat()
-            return stat(index, &status) == 0 && status.st_uid != getuid() ? "\(reason); it belongs to another user" : reason
+            var status = hubgeo_file_status()
+            return hubgeo_stat(index, &status) == 0 && status.uid != getuid() ? "\(reason); it belongs to another user" : reason
         }
         return access(folder, W_OK) != 0 ? "read-only folder" : "it cannot be created"
     }
@@ -82,12 +83,12 @@ package enum DatabaseFile {
     /// Looks at `path` (following a symbolic link, as opening does) and its SQLite header.
     /// Throws ``StoreError/unusablePath(path:reason:)`` for anything hubgeo must not open as its database.
     static func kind(of path: String) throws -> Kind {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
+        var status = hubgeo_file_status()
+        guard hubgeo_stat(path, &status) == 0 else {
             if errno == ENOENT { return .missing }
             throw StoreError.unusablePath(path: path, reason: String(cString: strerror(errno)))
         }
-        switch status.st_mode & S_IFMT {
+        switch status.mode & S_IFMT {
         case S_IFREG: break
         case S_IFDIR: throw StoreError.unusablePath(path: path, reason: "it is a directory; --db names the database file, such as \(trimmedSlashes(path))/hubgeo.sqlite")
         case S_IFCHR: throw StoreError.unusablePath(path: path, reason: "it is a character device, not a database file")
@@ -96,7 +97,7 @@ package enum DatabaseFile {
         case S_IFSOCK: throw StoreError.unusablePath(path: path, reason: "it is a socket, not a database file")
         default: throw StoreError.unusablePath(path: path, reason: "it is not a regular file")
         }
-        guard status.st_size > 0 else { return .empty }
+        guard status.size > 0 else { return .empty }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))

@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -34,10 +35,10 @@ enum DatabaseSchema {
 
     /// True when the file system holding `path` has less than 1 MiB left for this user.
     static func spaceIsExhausted(beside path: String) -> Bool {
-        var stats = statvfs()
+        var volume = hubgeo_volume_status()
         let directory = (path as NSString).deletingLastPathComponent
-        guard statvfs(directory.isEmpty ? "." : directory, &stats) == 0 else { return false }
-        return UInt64(stats.f_bavail) * UInt64(stats.f_frsize) < 1 << 20
+        guard hubgeo_statvfs(directory.isEmpty ? "." : directory, &volume) == 0 else { return false }
+        return volume.available_bytes < 1 << 20
     }
 
     /// Where a database stands, found without writing to it.

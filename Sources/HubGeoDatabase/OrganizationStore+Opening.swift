@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CPOSIX
 import GRDB
 
 extension OrganizationReading where Self: ~Copyable {
@@ -97,8 +98,8 @@ extension OrganizationStore {
         for folder in missing.reversed() where mkdir(folder, 0o777) != 0 && errno != EEXIST {
             throw StoreError.cannotOpen(path: path, reason: "cannot create directory \(folder): \(String(cString: strerror(errno)))")
         }
-        var status = stat()
-        if stat(directory, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+        var status = hubgeo_file_status()
+        if hubgeo_stat(directory, &status) == 0, status.mode & S_IFMT != S_IFDIR {
             throw StoreError.cannotOpen(path: path, reason: "\(directory) is not a directory")
         }
     }

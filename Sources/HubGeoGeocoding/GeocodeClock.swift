@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CPOSIX
 import Foundation
 import HubGeoModel
 
@@ -22,9 +23,8 @@ public struct SystemClock: GeocodeClock {
 
     /// Seconds on a monotonic clock.
     public func now() -> TimeInterval {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return TimeInterval(spec.tv_sec) + TimeInterval(spec.tv_nsec) / 1e9
+        let time = hubgeo_clock_now(CLOCK_MONOTONIC)
+        return TimeInterval(time.seconds) + TimeInterval(time.nanoseconds) / 1e9
     }
 
     /// Sleeps for `seconds`.

@@ -44,7 +44,7 @@ public struct PlaceSearch: Sendable, Equatable {
     }
 
     /// Nominatim's `viewbox` for ``near``: `left,top,right,bottom` in degrees, the box that
-    /// `near` and `bbox` search (``SearchBoxes``) for ``biasKilometers`` around the point; where that
+    /// `near` and `bbox` search (`SearchBoxes`) for ``biasKilometers`` around the point; where that
     /// box is split at ±180°, the part that holds the point (a viewbox cannot wrap); nil without ``near``.
     public var viewbox: String? {
         guard let near else { return nil }

@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 import HubGeoDatabase
 import HubGeoModel
@@ -194,9 +195,9 @@ public struct Importer: Sendable {
     /// when the root cannot be found (as the load would).
     static func request(root: DocumentLocation, level2Files: [DocumentLocation], followsIncludeURLs: Bool) throws -> String {
         let resolved = try Level1TreeWalker.resolveRoot(root)
-        var program = stat()
-        let build = stat("/proc/self/exe", &program) == 0
-            ? "\(program.st_size) bytes of \(program.st_mtim.tv_sec).\(program.st_mtim.tv_nsec)" : "unknown"
+        var program = hubgeo_file_status()
+        let build = hubgeo_stat("/proc/self/exe", &program) == 0
+            ? "\(program.size) bytes of \(program.modified_seconds).\(program.modified_nanoseconds)" : "unknown"
         return (["hubgeo \(HubGeoVersion.current), build \(build)",
                  "root \(resolved.description)", "include URLs \(followsIncludeURLs ? "followed" : "by name")"]
                 + level2Files.map { "level2 \($0.description)" }).joined(separator: "\n")

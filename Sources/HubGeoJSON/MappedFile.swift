@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -17,9 +18,9 @@ package enum MappedFile {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size > 0 else { return nil }
-        let size = Int(info.st_size)
+        var status = hubgeo_file_status()
+        guard hubgeo_fstat(fd, &status) == 0, status.size > 0 else { return nil }
+        let size = Int(status.size)
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else { return nil }
         _ = madvise(address, size, MADV_SEQUENTIAL)
         return Data(bytesNoCopy: address, count: size, deallocator: .custom { pointer, count in

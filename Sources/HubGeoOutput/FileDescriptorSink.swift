@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CPOSIX
 import Foundation
 import HubGeoModel
 
@@ -35,8 +36,8 @@ package final class FileDescriptorSink {
     /// True in GitHub Actions for a descriptor that is not a regular file.
     static func mayBeActionsLog(_ descriptor: Int32) -> Bool {
         guard ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" else { return false }
-        var status = stat()
-        return fstat(descriptor, &status) != 0 || status.st_mode & S_IFMT != S_IFREG
+        var status = hubgeo_file_status()
+        return hubgeo_fstat(descriptor, &status) != 0 || status.mode & S_IFMT != S_IFREG
     }
 
     public func write(_ text: String) throws {

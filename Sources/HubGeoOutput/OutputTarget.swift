@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CPOSIX
 import Foundation
 import HubGeoModel
 
@@ -37,7 +38,7 @@ package struct OutputTarget {
         /// A character device or FIFO at this path: opened and written in place.
         case node(String)
         /// A regular file or folder at this path (`existing` its status when it exists), replaced whole.
-        case replaced(String, existing: stat?)
+        case replaced(String, existing: hubgeo_file_status?)
     }
 
     /// The path as given.
@@ -54,15 +55,15 @@ package struct OutputTarget {
             return
         }
         let destination = try Self.resolveLinks(path)
-        var status = stat()
-        let exists = stat(destination, &status) == 0
+        var status = hubgeo_file_status()
+        let exists = hubgeo_stat(destination, &status) == 0
         if !exists && errno != ENOENT { throw ExportError.system("write to", path: path) }
         try Self.refuseDatabaseFiles(path, destination: destination, status: exists ? status : nil, databases: protectedPaths)
         guard exists else {
             place = .replaced(destination, existing: nil)
             return
         }
-        switch (kind, status.st_mode & S_IFMT) {
+        switch (kind, status.mode & S_IFMT) {
         case (.file, S_IFREG), (.folder, S_IFDIR):
             place = .replaced(destination, existing: status)
         case (.file, S_IFCHR), (.file, S_IFIFO):
@@ -119,11 +120,11 @@ package struct OutputTarget {
             if case .replaced(_, let existing?) = place {
                 // The replaced file's permissions, and its owner and group where this user may set them.
                 if kind == .file {
-                    _ = fchown(descriptor, existing.st_uid, existing.st_gid)
-                    fchmod(descriptor, existing.st_mode & 0o7777)
+                    _ = fchown(descriptor, existing.uid, existing.gid)
+                    fchmod(descriptor, existing.mode & 0o7777)
                 } else {
-                    _ = chown(path, existing.st_uid, existing.st_gid)
-                    chmod(path, existing.st_mode & 0o7777)
+                    _ = chown(path, existing.uid, existing.gid)
+                    chmod(path, existing.mode & 0o7777)
                 }
             } else {
                 // Made private until this point; the mode a plain new file or folder would have.
@@ -155,12 +156,9 @@ package struct OutputTarget {
 
     /// Runs `body` with SIGINT and SIGTERM blocked in this thread (held pending, delivered after).
     package static func whileSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
-        var signals = sigset_t(), previous = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        var previous = hubgeo_signal_mask()
+        hubgeo_signals_block([SIGINT, SIGTERM], 2, &previous)
+        defer { hubgeo_signals_restore(&previous) }
         return try body()
     }
 
@@ -201,11 +199,11 @@ package struct OutputTarget {
     /// Throws when `destination` (reached from `path`, `status` when it exists) is one of
     /// `databases` or a file SQLite keeps beside one (``SQLiteCompanions/paths(of:)``): the
     /// same file under any name, or the companion's name even before the companion exists.
-    static func refuseDatabaseFiles(_ path: String, destination: String, status: stat?, databases: [String]) throws {
+    static func refuseDatabaseFiles(_ path: String, destination: String, status: hubgeo_file_status?, databases: [String]) throws {
         func isFile(_ other: String) -> Bool {
             guard let status else { return false }
-            var otherStatus = stat()
-            return stat(other, &otherStatus) == 0 && otherStatus.st_dev == status.st_dev && otherStatus.st_ino == status.st_ino
+            var otherStatus = hubgeo_file_status()
+            return hubgeo_stat(other, &otherStatus) == 0 && otherStatus.device == status.device && otherStatus.inode == status.inode
         }
         let name = canonicalName(destination)
         for database in databases {
@@ -265,15 +263,15 @@ package struct OutputTarget {
     package static func resolveLinks(_ path: String) throws -> String {
         var current = path
         for _ in 0..<40 {
-            var status = stat()
-            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return current }
+            var status = hubgeo_file_status()
+            guard hubgeo_lstat(current, &status) == 0, status.mode & S_IFMT == S_IFLNK else { return current }
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let count = readlink(current, &buffer, buffer.count - 1)
             guard count >= 0 else { throw ExportError.system("read the link", path: current) }
             let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let next = target.hasPrefix("/") ? target
                 : join(split(current).folder, target)
-            if stat(next, &status) != 0 && errno == ENOENT && lstat(next, &status) != 0 {
+            if hubgeo_stat(next, &status) != 0 && errno == ENOENT && hubgeo_lstat(next, &status) != 0 {
                 throw ExportError("cannot write to \(path): it is a symbolic link to \(target), which does not exist")
             }
             current = next

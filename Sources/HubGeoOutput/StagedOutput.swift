@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CPOSIX
 import Foundation
 import HubGeoModel
 
@@ -94,8 +95,8 @@ package final class StagedOutput {
                 try OutputTarget.publish(workPath, to: destination, swappingFolder: swapping)
                 forgetSlot()
                 isDone = true
-                var status = stat()
-                if swapping && lstat(workPath, &status) == 0 { removeFolder(workPath) }  // the replaced folder
+                var status = hubgeo_file_status()
+                if swapping && hubgeo_lstat(workPath, &status) == 0 { removeFolder(workPath) }  // the replaced folder
             }
         } catch {
             abandon()

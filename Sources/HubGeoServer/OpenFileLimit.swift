@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CPOSIX
 import Foundation
 
 /// The number of files this process may have open (`ulimit -n`), which bounds how many
@@ -12,19 +8,13 @@ package enum OpenFileLimit {
     /// Descriptors `serve` needs before its first connection (standard streams, the database, its
     /// `-wal` and `-shm` for each reader of the pool, the event loops' epoll and eventfd pairs, the
     /// listening socket), with room for a few connections: below this it cannot work.
-    package static let minimumForServing: rlim_t = 64
-
-    #if canImport(Glibc)
-    private static let resourceOpenFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    #else
-    private static let resourceOpenFiles = RLIMIT_NOFILE
-    #endif
+    package static let minimumForServing: UInt64 = 64
 
     /// The soft limit, nil when it cannot be read or is unlimited.
-    package static var current: rlim_t? {
-        var limit = rlimit()
-        guard getrlimit(resourceOpenFiles, &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
-        return limit.rlim_cur
+    package static var current: UInt64? {
+        var limit: UInt64 = 0
+        guard hubgeo_open_file_limit(&limit) else { return nil }
+        return limit
     }
 
     /// Throws, in words, when the limit is too low for `serve` to work with.
@@ -34,7 +24,7 @@ package enum OpenFileLimit {
 
     /// The limit of open files is too low to serve.
     package struct LimitError: LocalizedError, CustomStringConvertible {
-        package var limit: rlim_t
+        package var limit: UInt64
         package var description: String { errorDescription ?? "" }
         package var errorDescription: String? {
             "this process may open only \(limit) files (`ulimit -n`); serve needs at least \(OpenFileLimit.minimumForServing) "

@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 import Glibc
 import HTTPTypes
@@ -54,16 +55,13 @@ enum RequestLog {
     /// The time now as RFC 3339 in UTC with milliseconds (`2026-11-22T20:13:15.042Z`), formatted by
     /// hand: a date formatter made per line cost more than the rest of a small request.
     static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var parts = tm()
-        var seconds = now.tv_sec
-        gmtime_r(&seconds, &parts)
+        let now = hubgeo_clock_now(CLOCK_REALTIME)
+        let parts = hubgeo_utc_calendar(now.seconds)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let milliseconds = Int(now.tv_nsec / 1_000_000)
+        let milliseconds = Int(now.nanoseconds / 1_000_000)
         let fraction = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):"
-            + "\(two(parts.tm_sec)).\(fraction)Z"
+        return "\(parts.year)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour)):\(two(parts.minute)):"
+            + "\(two(parts.second)).\(fraction)Z"
     }
 }
 

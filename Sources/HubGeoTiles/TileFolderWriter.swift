@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 import HubGeoModel
 import HubGeoOutput
@@ -30,9 +31,9 @@ public final class TileFolderWriter: TileArchiveWriter {
 
     /// Refuses a `folder` (named `path` in messages) that holds anything but a hubgeo tile folder's tree.
     static func checkReplaceable(_ folder: String, as path: String) throws {
-        var status = stat()
-        guard lstat(folder, &status) == 0 else { return }
-        guard status.st_mode & S_IFMT == S_IFDIR else {
+        var status = hubgeo_file_status()
+        guard hubgeo_lstat(folder, &status) == 0 else { return }
+        guard status.mode & S_IFMT == S_IFDIR else {
             throw TileArchiveError("cannot write a tile folder at \(path): it exists and is not a folder")
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
@@ -60,9 +61,9 @@ public final class TileFolderWriter: TileArchiveWriter {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: relative.isEmpty ? folder : folder + "/" + relative)) ?? []
             for name in entries.sorted() {
                 let child = relative.isEmpty ? name : relative + "/" + name
-                var status = stat()
-                guard lstat(folder + "/" + child, &status) == 0 else { continue }
-                let kind = status.st_mode & S_IFMT
+                var status = hubgeo_file_status()
+                guard hubgeo_lstat(folder + "/" + child, &status) == 0 else { continue }
+                let kind = status.mode & S_IFMT
                 if depth < 2 && kind == S_IFDIR && isNumber(name) {
                     visit(child, depth: depth + 1)
                     body(child, true)

@@ -1,7 +1,6 @@
 import Foundation
 @testable import HubGeoDatabase
 @testable import HubGeoGeocoding
-import HubGeoHTTP
 @testable import HubGeoModel
 import HubGeoTestSupport
 import Testing

@@ -1,3 +1,4 @@
+import CPOSIX
 import Glibc
 
 /// Complexity guards, not speed measurements (`make bench` measures speed): a test compares the
@@ -16,8 +17,7 @@ package enum ComplexityGuard {
     }
 
     private static func threadCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        let time = hubgeo_clock_now(CLOCK_THREAD_CPUTIME_ID)
+        return Double(time.seconds) + Double(time.nanoseconds) / 1e9
     }
 }

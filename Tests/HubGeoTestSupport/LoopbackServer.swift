@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -218,8 +219,7 @@ package final class LoopbackServer: @unchecked Sendable {
             guard left > 0 else {
                 throw StartError.noPort("no \"PORT n\" line within \(Int(timeout)) s (is python3 on PATH?)")
             }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, Int32(min(left, 1) * 1000))
+            let ready = hubgeo_poll_readable(fd, Int32(min(left, 1) * 1000))
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { continue }
             var byte: UInt8 = 0
@@ -243,22 +243,13 @@ package final class RefusingPort {
     package init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else {
+        var port: Int32 = 0
+        guard hubgeo_bind_loopback(fd, &port) == 0 else {
             close(fd)
             throw POSIXError(.EADDRNOTAVAIL)
         }
         self.fd = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = Int(port)
     }
 
     deinit { close(fd) }

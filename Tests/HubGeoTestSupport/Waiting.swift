@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// Waiting on a condition instead of sleeping for a guessed time: the condition is checked every few
 /// milliseconds until it holds or the deadline passes, and a missed deadline fails with what was awaited.

@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -35,13 +36,13 @@ package enum AbandonedFiles {
         for entry in entries {
             guard let written = writer(entry) else { continue }
             let path = folder + "/" + entry
-            var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == (folders ? S_IFDIR : S_IFREG), status.st_uid == getuid() else { continue }
+            var status = hubgeo_file_status()
+            guard hubgeo_lstat(path, &status) == 0, status.mode & S_IFMT == (folders ? S_IFDIR : S_IFREG), status.uid == getuid() else { continue }
             switch written {
             case .process(let pid):
                 guard pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             case .unrecorded:
-                guard Date().timeIntervalSince1970 - TimeInterval(status.st_mtim.tv_sec) > unrecordedAge else { continue }
+                guard Date().timeIntervalSince1970 - TimeInterval(status.modified_seconds) > unrecordedAge else { continue }
             }
             remove(path)
         }

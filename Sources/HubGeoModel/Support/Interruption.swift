@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -29,21 +30,14 @@ package enum Interruption {
     package static func installSignalHandlers() {
         _ = isRequested  // initializes the flag here, never first in the handler
         TemporaryFiles.prepareForSignals()
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { signal in
-            guard Interruption.flag.exchange(true, ordering: .relaxed) else { return }
-            TemporaryFiles.removeAll()
-            _exit(128 + signal)
-        }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        var signals = sigset_t()
-        sigemptyset(&signals)
         for signal in [SIGINT, SIGTERM] {
-            sigaction(signal, &action, nil)
-            sigaddset(&signals, signal)
+            hubgeo_signal_handle(signal, { signal in
+                guard Interruption.flag.exchange(true, ordering: .relaxed) else { return }
+                TemporaryFiles.removeAll()
+                _exit(128 + signal)
+            }, false)
         }
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        hubgeo_signals_unblock([SIGINT, SIGTERM], 2)
     }
 
     /// Sleeps `seconds`, in short steps, returning early once the flag is set.
@@ -52,8 +46,7 @@ package enum Interruption {
         while !isRequested {
             let left = min(deadline - clock(), pollInterval)
             if left <= 0 { return }
-            var spec = timespec(tv_sec: Int(left), tv_nsec: Int((left - left.rounded(.down)) * 1e9))
-            _ = nanosleep(&spec, nil)  // EINTR (the signal): the loop sees the flag
+            _ = hubgeo_sleep(Int64(left), Int64((left - left.rounded(.down)) * 1e9))  // EINTR (the signal): the loop sees the flag
         }
     }
 

@@ -1,3 +1,4 @@
+import CPOSIX
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -55,25 +56,14 @@ package enum TemporaryFiles {
     private static func installSignalHandlers() {
         guard !installed.exchange(true, ordering: .sequentiallyConsistent) else { return }
         prepareForSignals()
-        for signal in [SIGINT, SIGTERM] {
-            var current = sigaction()
-            guard sigaction(signal, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { continue }  // not SIG_DFL
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signal in
+        for signal in [SIGINT, SIGTERM] where hubgeo_signal_is_default(signal) {
+            hubgeo_signal_handle(signal, { signal in
                 TemporaryFiles.removeAll()
-                var original = sigaction()  // SIG_DFL
-                sigemptyset(&original.sa_mask)
-                sigaction(signal, &original, nil)
+                hubgeo_signal_restore_default(signal)
                 raise(signal)  // pending while the handler runs; ends the process once it returns
-            }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(signal, &action, nil)
+            }, true)
             // Unblocked in this thread, as Interruption does: a parent may have blocked it.
-            var signals = sigset_t()
-            sigemptyset(&signals)
-            sigaddset(&signals, signal)
-            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+            hubgeo_signals_unblock([signal], 1)
         }
     }
 }

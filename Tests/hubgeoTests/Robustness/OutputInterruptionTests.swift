@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 import HubGeoDatabase
 import HubGeoTestSupport
@@ -29,22 +30,22 @@ struct OutputInterruptionTests {
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while Date() < deadline && process.isRunning {
-            var descriptor = pollfd(fd: watch, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 20) > 0 else { continue }
+            guard hubgeo_poll_readable(watch, 20) > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(watch, $0.baseAddress, $0.count) }
+            guard count > 0 else { continue }
             var offset = 0
-            while offset + MemoryLayout<inotify_event>.size <= count {
-                let (length, name) = buffer.withUnsafeBytes { bytes -> (Int, String) in
-                    let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    let start = offset + MemoryLayout<inotify_event>.size
-                    let nameBytes = bytes[start..<start + Int(event.len)].prefix { $0 != 0 }
-                    return (Int(event.len), String(decoding: nameBytes, as: UTF8.self))
+            while true {
+                let (next, name) = buffer.withUnsafeBufferPointer { bytes -> (Int, String) in
+                    var name: UnsafePointer<CChar>?
+                    let next = hubgeo_inotify_event(bytes.baseAddress, count, offset, &name)
+                    return (next, name.map { String(cString: $0) } ?? "")
                 }
+                guard next > 0 else { break }
                 if marker.isEmpty || name.contains(marker) {
                     kill(process.processIdentifier, SIGSTOP)
                     return name
                 }
-                offset += MemoryLayout<inotify_event>.size + length
+                offset = next
             }
         }
         return nil
@@ -124,8 +125,8 @@ struct OutputInterruptionTests {
             ".map.html.\(gone).hubgeo-Other1",  // owned by another user
         ]
         for name in abandoned + kept { try "partial".write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
-        let twoHoursAgo = [timespec(tv_sec: time(nil) - 7200, tv_nsec: 0), timespec(tv_sec: time(nil) - 7200, tv_nsec: 0)]
-        #expect(utimensat(AT_FDCWD, folder + "/.map.html.hubgeo-Xy34Zw", twoHoursAgo, 0) == 0)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)],
+                                              ofItemAtPath: folder + "/.map.html.hubgeo-Xy34Zw")
         #expect(chown(folder + "/.map.html.\(gone).hubgeo-Other1", 65534, 65534) == 0)
         #expect(symlink("elsewhere", folder + "/.map.html.\(gone).hubgeo-Link12") == 0)
         let result = try cli.run(["map", "-o", folder + "/map.html"])

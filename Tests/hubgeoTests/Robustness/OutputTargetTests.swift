@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 import GRDB
 import HubGeoTestSupport
@@ -59,8 +60,8 @@ struct OutputTargetTests {
         let result = try cli.run(["export", "geojson", "-o", fifo])
         reader.waitUntilExit()
         #expect(result.status == 0, "\(result.stderr)")
-        var status = stat()
-        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
+        var status = hubgeo_file_status()
+        #expect(hubgeo_lstat(fifo, &status) == 0 && status.mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
         #expect(try String(contentsOfFile: fifo + ".out", encoding: .utf8).hasPrefix("{\"type\":\"FeatureCollection\""))
     }
 
@@ -73,8 +74,8 @@ struct OutputTargetTests {
         #expect(chmod(privateFile, 0o600) == 0)
         let exported = try cli.run(["export", "geojson", "-o", privateFile])
         #expect(exported.status == 0, "\(exported.stderr)")
-        var status = stat()
-        #expect(stat(privateFile, &status) == 0 && status.st_mode & 0o7777 == 0o600, "mode is now \(String(status.st_mode & 0o7777, radix: 8))")
+        var status = hubgeo_file_status()
+        #expect(hubgeo_stat(privateFile, &status) == 0 && status.mode & 0o7777 == 0o600, "mode is now \(String(status.mode & 0o7777, radix: 8))")
 
         try FileManager.default.createDirectory(atPath: home.path("real"), withIntermediateDirectories: true)
         let target = home.path("real/map.html")
@@ -86,7 +87,7 @@ struct OutputTargetTests {
         #expect(mapped.status == 0, "\(mapped.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real/map.html", "the link was replaced")
         #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
-        #expect(stat(target, &status) == 0 && status.st_mode & 0o7777 == 0o640)
+        #expect(hubgeo_stat(target, &status) == 0 && status.mode & 0o7777 == 0o640)
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path("real")) == ["map.html"])
 
         let dangling = home.path("dangling.kml")
@@ -133,8 +134,8 @@ struct OutputTargetTests {
         try write("New Museum")
         let changed = try cli.run(["import", tree])
         #expect(changed.status == 0, "\(changed.stderr)")
-        var status = stat()
-        #expect(stat(database + "-wal", &status) == 0 && status.st_size > 0, "the change is not in the -wal")
+        var status = hubgeo_file_status()
+        #expect(hubgeo_stat(database + "-wal", &status) == 0 && status.size > 0, "the change is not in the -wal")
         return (cli, database, reader)
     }
 
@@ -147,7 +148,7 @@ struct OutputTargetTests {
         try FileManager.default.createSymbolicLink(atPath: home.path("soft-shm.geojson"), withDestinationPath: shm)
         try FileManager.default.createSymbolicLink(atPath: home.path("dblink"), withDestinationPath: "db")
         // Readers write their marks into -shm: it must stay the same file, not the same bytes.
-        func inode(_ path: String) -> ino_t { var status = stat(); return stat(path, &status) == 0 ? status.st_ino : 0 }
+        func inode(_ path: String) -> UInt64 { var status = hubgeo_file_status(); return hubgeo_stat(path, &status) == 0 ? status.inode : 0 }
         let hashes = try [database, wal].map(ForeignDatabaseTests.sha256), shmInode = inode(shm)
         let cases: [([String], String, String)] = [
             (["export", "geojson"], wal, "write-ahead log"), (["map"], wal, "write-ahead log"),

@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 import HubGeoDatabase
 import HubGeoTestSupport
@@ -41,7 +42,7 @@ struct TileOutputTests {
         let home = try TestPaths.temporaryDirectory()
         let cli = CLIRunner(database: home.path("hub.sqlite"), home: home.url.path)
         #expect(try cli.run(["stats"]).status == 0)
-        func mode(_ path: String) -> mode_t { var status = stat(); return stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0 }
+        func mode(_ path: String) -> mode_t { var status = hubgeo_file_status(); return hubgeo_stat(path, &status) == 0 ? status.mode & 0o7777 : 0 }
         for (name, format) in [("new.mbtiles", "mbtiles"), ("new.pmtiles", "pmtiles"), ("newfolder", "folder")] {
             let written = try CommandRunner.run(URL(fileURLWithPath: "/bin/sh"),
                                                 ["-c", "umask 022 && exec \"$0\" \"$@\"", try CLIRunner.binary().path,

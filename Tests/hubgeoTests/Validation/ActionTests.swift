@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 import HubGeoTestSupport
 import Testing
@@ -25,9 +26,9 @@ struct ActionTests {
     }
 
     static var architecture: String {
-        var name = utsname()
-        uname(&name)
-        return withUnsafeBytes(of: &name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        var name = [CChar](repeating: 0, count: 256)
+        guard hubgeo_machine(&name, name.count) == 0 else { return "" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func git(_ arguments: [String], in folder: URL) throws -> String {
