@@ -241,6 +241,8 @@ public struct StoreDatabase: Sendable {
             return try await writer.read(body)
         } catch let damage as DamagedData {
             throw StoreError.damaged(path: path, reason: damage.description)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            throw newerDatabaseFailure() ?? error
         }
     }
 
@@ -265,7 +267,24 @@ public struct StoreDatabase: Sendable {
             return try body()
         } catch let damage as DamagedData {
             throw StoreError.damaged(path: path, reason: damage.description)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            throw newerDatabaseFailure() ?? error
         }
+    }
+
+    /// A statement SQLite could not run (`SQLITE_ERROR`: a table or column missing) in a database a
+    /// newer hubgeo migrated, which queries still read: that migration's change, said as such, where
+    /// SQLite's own message ("no such column") would read as a fault of this hubgeo. Nil for a
+    /// database this hubgeo knows: the failure is told as it is.
+    private func newerDatabaseFailure() -> StoreError? {
+        let unknown: [String]?
+        if let snapshot {
+            unknown = try? DatabaseSchema.unknownMigrations(snapshot.db)
+        } else {
+            unknown = try? writer.read { try DatabaseSchema.unknownMigrations($0) }
+        }
+        guard let unknown, !unknown.isEmpty else { return nil }
+        return .newerDatabase(path: path, migrations: unknown)
     }
 }
 

@@ -44,7 +44,8 @@ public enum StoreError: LocalizedError, Equatable, Sendable {
         case .newerDatabase(let path, let migrations):
             "\(path): made by a newer hubgeo (it has the migration\(migrations.count == 1 ? "" : "s") "
                 + migrations.map { "\"\($0)\"" }.joined(separator: ", ")
-                + " that hubgeo \(HubGeoVersion.current) does not know); this hubgeo does not write to it. Use the newer hubgeo, or another --db"
+                + " that hubgeo \(HubGeoVersion.current) does not know); this hubgeo does not write to it, and reads only what it knows. "
+                + "Use the newer hubgeo, or another --db"
         }
     }
 }

@@ -267,7 +267,7 @@ struct DamagedDatabaseTests {
         _ = server.stop()
     }
 
-    @Test("a database migrated by a newer hubgeo is never written: import and localize refuse it naming the migration; queries read it")
+    @Test("a database migrated by a newer hubgeo is never written: import and localize refuse it naming the migration; queries read it, and a query the newer schema breaks names the migration")
     func newerDatabase() throws {
         let clean = try Clean()
         let (path, cli) = try clean.damaged("newer", """
@@ -285,5 +285,17 @@ struct DamagedDatabaseTests {
         }
         let near = try cli.run(["near", "53", "6.5", "--km", "20"])
         #expect(near.status == 0 && near.stdout.contains("Fotoclub Afovera"), "\(near.stderr)")
+
+        // A newer hubgeo that moved a column the queries read: the failure names the newer
+        // migration, not SQLite's "no such column"; the same change without the migration is told as it is.
+        let moved = "ALTER TABLE organization RENAME COLUMN search_key TO search_text; PRAGMA wal_checkpoint(TRUNCATE);"
+        let (_, newer) = try clean.damaged("newer-moved", "INSERT INTO grdb_migrations (identifier) VALUES ('v9 from the future')", moved)
+        let search = try newer.run(["search", "Afovera"])
+        #expect(search.status == 1 && search.stdout.isEmpty, "\(search.stdout)\(search.stderr)")
+        #expect(search.stderr.contains("made by a newer hubgeo (it has the migration \"v9 from the future\"")
+                && search.stderr.contains("reads only what it knows") && !search.stderr.contains("no such column"), "\(search.stderr)")
+        let (_, known) = try clean.damaged("moved", moved)
+        let plain = try known.run(["search", "Afovera"])
+        #expect(plain.status == 1 && plain.stderr.contains("no such column") && !plain.stderr.contains("newer"), "\(plain.stderr)")
     }
 }
