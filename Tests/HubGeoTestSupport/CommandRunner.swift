@@ -63,9 +63,7 @@ public enum CommandRunner {
         process.standardInput = FileHandle.nullDevice
         if let environment { process.environment = environment }
         try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning {
+        if !Waiting.exit(of: process, timeout: timeout) {
             kill(process.processIdentifier, SIGKILL)
             throw Failure(description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) did not finish in \(Int(timeout)) s")
         }

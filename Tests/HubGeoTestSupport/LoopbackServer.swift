@@ -205,8 +205,7 @@ package final class LoopbackServer: @unchecked Sendable {
         }
         try? stdinPipe.fileHandleForWriting.close()
         // Foundation reaps the child; give it a moment so no zombie lingers.
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+        _ = Waiting.exit(of: process, timeout: 2)
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -68,9 +68,7 @@ package final class ServeProcess: @unchecked Sendable {
     /// Sends `signal` and waits up to `timeout` seconds; true when it exited.
     package func stop(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 10) -> Bool {
         kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        return !process.isRunning
+        return Waiting.exit(of: process, timeout: timeout)
     }
 
     deinit {
