@@ -52,7 +52,7 @@ extension OrganizationReading where Self: ~Copyable {
                       body: ([PlaceMatch]) throws -> Void) throws {
         let localization = try query.filter.localization.flatMap { try hasGeocodeCache() ? $0 : nil }
         try database.read { db in
-            let (sql, arguments) = try query.rowsSQL(localization: localization, level1Documents: try db.tableExists("source_document"))
+            let (sql, arguments) = try query.rowsSQL(localization: localization, level1Documents: try SourceDocuments.exist(db))
             // Cached: the same query shape is prepared once per connection.
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
             var chunk: [PlaceMatch] = []
